@@ -1,0 +1,75 @@
+"""The replay fold: campaign-level events handled once here, game events handed to the game.
+
+``state_at(v)`` is ``evolve(state_at(v-1), event v)``, except when event v is ``Rewound(to=k)``,
+where it is ``state_at(k)``. :func:`states` resolves that from the states it has already passed,
+keeping only those that a later rewind names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from domain.core.events import CampaignCreated, Reseeded, Rewound
+from domain.core.game import Game
+from domain.core.rng import Rng
+
+
+def evolve(game: Game, state: Any, event: Any) -> Any:
+    """Apply one event that is not a rewind."""
+    kind = type(event)
+    if kind is CampaignCreated:
+        return game.initial(event)
+    if kind is Reseeded:
+        return msgspec.structs.replace(state, rng=Rng(event.seed))
+    if kind is Rewound:
+        raise ValueError("A rewind is resolved by the replay loop, not by evolve.")
+    return game.evolve(state, event)
+
+
+def states(
+    game: Game, events: Sequence[tuple[int, Any]], state: Any = None
+) -> Iterator[tuple[int, Any]]:
+    """Yield ``(version, state)`` after each of ``events``, starting from ``state``.
+
+    Every rewind in ``events`` must target a version inside ``events``; callers that start from a
+    snapshot resolve earlier rewinds first (see ``server.service``).
+    """
+    targets = {event.to for _, event in events if type(event) is Rewound}
+    kept: dict[int, Any] = {}
+    game_evolve = game.evolve
+    for version, event in events:
+        kind = type(event)
+        if kind is Rewound:
+            try:
+                state = kept[event.to]
+            except KeyError:
+                raise ValueError(
+                    f"Version {version} rewinds to {event.to}, which this replay has not passed."
+                ) from None
+        elif kind is CampaignCreated or kind is Reseeded:
+            state = evolve(game, state, event)
+        else:
+            state = game_evolve(state, event)
+        if version in targets:
+            kept[version] = state
+        yield version, state
+
+
+def replay(game: Game, events: Sequence[tuple[int, Any]], state: Any = None) -> Any:
+    """The state after ``events`` (see :func:`states`)."""
+    result = state
+    for _, result in states(game, events, state):  # noqa: B007 - only the last one is wanted
+        pass
+    return result
+
+
+def last_rewind(events: Iterable[tuple[int, Any]]) -> tuple[int, int] | None:
+    """``(index, target)`` of the last rewind in ``events``, if any."""
+    found: tuple[int, int] | None = None
+    for index, (_, event) in enumerate(events):
+        if type(event) is Rewound:
+            found = (index, event.to)
+    return found

@@ -1,0 +1,1 @@
+"""The tabletale server: campaign service, event stores, HTTP and WebSocket API, CLI."""

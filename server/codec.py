@@ -1,0 +1,73 @@
+"""How events and snapshots are laid out in a store, per game.
+
+A stored payload is a MessagePack ``Envelope``: the event (tagged, so a decoder built for one
+game's union reads it), the hash of the state it produced, and who caused it. The store supplies
+the version; :class:`Recorded` pairs them for everyone above the store.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from domain.core.events import CoreEvent
+from domain.core.game import Game
+
+E = TypeVar("E")
+
+
+class Envelope(msgspec.Struct, Generic[E], frozen=True, array_like=True):
+    event: E
+    hash: str
+    seat: str | None = None
+    command: str | None = None
+    at_ms: int = 0
+
+
+class Recorded(msgspec.Struct, Generic[E], frozen=True):
+    """One event of a campaign with its version: what replay, projections and exports read."""
+
+    version: int
+    event: E
+    hash: str
+    seat: str | None = None
+    command: str | None = None
+    at_ms: int = 0
+
+
+class Codec:
+    """Encoders and decoders for one game, built once and reused."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.event_type: Any = CoreEvent | game.event_type
+        self._encoder = msgspec.msgpack.Encoder()
+        self._envelope = msgspec.msgpack.Decoder(Envelope[self.event_type])  # type: ignore[name-defined]
+        self._state = msgspec.msgpack.Decoder(game.state_type)
+
+    def encode(self, envelope: Envelope[Any]) -> bytes:
+        return self._encoder.encode(envelope)
+
+    def decode(self, data: bytes) -> Envelope[Any]:
+        return self._envelope.decode(data)
+
+    def decode_recorded(self, version: int, data: bytes) -> Recorded[Any]:
+        env = self._envelope.decode(data)
+        return Recorded(version, env.event, env.hash, env.seat, env.command, env.at_ms)
+
+    def encode_state(self, state: Any) -> bytes:
+        return self._encoder.encode(state)
+
+    def decode_state(self, data: bytes) -> Any:
+        return self._state.decode(data)
+
+
+_codecs: dict[str, Codec] = {}
+
+
+def codec_for(game: Game) -> Codec:
+    codec = _codecs.get(game.name)
+    if codec is None:
+        codec = _codecs[game.name] = Codec(game)
+    return codec

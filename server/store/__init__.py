@@ -1,0 +1,1 @@
+"""Event stores behind one narrow contract (:mod:`server.store.base`)."""

@@ -1,0 +1,170 @@
+"""The event store contract every adapter meets.
+
+A store keeps, per campaign, an append-only list of opaque event payloads addressed by version
+(1, 2, 3, ...), a little metadata, the command ids it has accepted, and optional snapshots. It knows
+nothing about games: the campaign service encodes and decodes.
+
+Forks are copy-on-write: a child records ``(parent, fork_version)``, starts with ``head ==
+fork_version`` and reads versions up to ``fork_version`` from its parent, so a fork costs the same
+at version 10 or 100,000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import msgspec
+
+
+class StoreError(Exception):
+    """Base of the typed store errors."""
+
+    code = "unavailable"
+
+
+class VersionConflict(StoreError):
+    """The expected version is not the head: somebody appended first. Nothing was written."""
+
+    code = "stale_version"
+
+    def __init__(self, campaign_id: str, expected: int, actual: int) -> None:
+        self.campaign_id = campaign_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"Campaign {campaign_id} is at version {actual}, not at the expected {expected}."
+        )
+
+
+class UnknownCampaign(StoreError):
+    code = "not_found"
+
+    def __init__(self, campaign_id: str) -> None:
+        self.campaign_id = campaign_id
+        super().__init__(f"There is no campaign {campaign_id!r}.")
+
+
+class CampaignExists(StoreError):
+    code = "conflict"
+
+    def __init__(self, campaign_id: str) -> None:
+        self.campaign_id = campaign_id
+        super().__init__(f"A campaign {campaign_id!r} already exists.")
+
+
+class StoreUnavailable(StoreError):
+    """The backing server cannot be reached; the caller may retry later."""
+
+    code = "unavailable"
+
+
+class StoredEvent(msgspec.Struct, frozen=True, array_like=True):
+    version: int
+    data: bytes
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """Versions ``first..last`` hold the command's events; ``duplicate`` if it was a retry."""
+
+    first: int
+    last: int
+    duplicate: bool = False
+
+
+class CampaignInfo(msgspec.Struct, frozen=True):
+    """A campaign's metadata as the store keeps it. ``attrs`` belong to the layers above."""
+
+    id: str
+    game: str
+    head: int
+    created_ms: int
+    updated_ms: int
+    parent: str | None = None
+    fork_version: int = 0
+    attrs: dict[str, str] = {}
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    version: int
+    data: bytes
+
+
+class EventStore(Protocol):
+    """What the campaign service needs from storage. Every method may raise StoreUnavailable."""
+
+    async def create(
+        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+    ) -> CampaignInfo:
+        """Register an empty campaign (head 0). Raises CampaignExists."""
+        ...
+
+    async def fork(
+        self,
+        parent_id: str,
+        at: int,
+        child_id: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+    ) -> CampaignInfo:
+        """Register ``child_id`` as a copy of ``parent_id`` up to version ``at`` (0..head)."""
+        ...
+
+    async def info(self, campaign_id: str) -> CampaignInfo:
+        """Raises UnknownCampaign."""
+        ...
+
+    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        """Merge ``attrs`` into the campaign's attributes."""
+        ...
+
+    async def append(
+        self,
+        campaign_id: str,
+        expected_version: int,
+        events: Sequence[bytes],
+        *,
+        command_id: str | None = None,
+        now_ms: int = 0,
+    ) -> AppendResult:
+        """Atomically append ``events`` at ``expected_version + 1 ...``.
+
+        Checks, before any write: a ``command_id`` seen before returns its original result
+        (``duplicate=True``); otherwise an expected version that is not the head raises
+        VersionConflict. All events are written or none.
+        """
+        ...
+
+    async def read(
+        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Events with ``after < version <= until`` (parent prefix included), oldest first."""
+        ...
+
+    async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None: ...
+
+    async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None: ...
+
+    async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
+        """The newest snapshot at or below ``at_most``, the parent's included for a fork."""
+        ...
+
+    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
+        """Events after ``after``; when there are none yet, wait up to ``timeout`` s for some."""
+        ...
+
+    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+        """The catalog, newest first."""
+        ...
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def check_events(events: Sequence[bytes]) -> None:
+    if not events:
+        raise ValueError("An append needs at least one event.")

@@ -1,0 +1,178 @@
+"""An in-memory event store for unit tests and simulations. Nothing survives the process."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import msgspec
+
+from server.store.base import (
+    AppendResult,
+    CampaignExists,
+    CampaignInfo,
+    Snapshot,
+    StoredEvent,
+    UnknownCampaign,
+    VersionConflict,
+    check_events,
+)
+from server.store.lineage import read_through, snapshot_through
+
+
+class _Campaign:
+    __slots__ = ("changed", "commands", "events", "info", "snapshots")
+
+    def __init__(self, info: CampaignInfo) -> None:
+        self.info = info
+        self.events: list[bytes] = []  # own events: version fork_version + 1 + index
+        self.commands: dict[str, AppendResult] = {}
+        self.snapshots: dict[int, bytes] = {}
+        self.changed = asyncio.Event()
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._campaigns: dict[str, _Campaign] = {}
+
+    def _get(self, campaign_id: str) -> _Campaign:
+        try:
+            return self._campaigns[campaign_id]
+        except KeyError:
+            raise UnknownCampaign(campaign_id) from None
+
+    async def create(
+        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+    ) -> CampaignInfo:
+        if campaign_id in self._campaigns:
+            raise CampaignExists(campaign_id)
+        info = CampaignInfo(
+            id=campaign_id,
+            game=game,
+            head=0,
+            created_ms=now_ms,
+            updated_ms=now_ms,
+            attrs=dict(attrs or {}),
+        )
+        self._campaigns[campaign_id] = _Campaign(info)
+        return info
+
+    async def fork(
+        self,
+        parent_id: str,
+        at: int,
+        child_id: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+    ) -> CampaignInfo:
+        parent = self._get(parent_id).info
+        if not 0 <= at <= parent.head:
+            raise ValueError(f"Cannot fork {parent_id} at {at}: its head is {parent.head}.")
+        if child_id in self._campaigns:
+            raise CampaignExists(child_id)
+        info = CampaignInfo(
+            id=child_id,
+            game=parent.game,
+            head=at,
+            created_ms=now_ms,
+            updated_ms=now_ms,
+            parent=parent_id,
+            fork_version=at,
+            attrs=dict(attrs or {}),
+        )
+        self._campaigns[child_id] = _Campaign(info)
+        return info
+
+    async def info(self, campaign_id: str) -> CampaignInfo:
+        return self._get(campaign_id).info
+
+    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        campaign = self._get(campaign_id)
+        campaign.info = msgspec.structs.replace(
+            campaign.info, attrs={**campaign.info.attrs, **attrs}
+        )
+
+    async def append(
+        self,
+        campaign_id: str,
+        expected_version: int,
+        events: Sequence[bytes],
+        *,
+        command_id: str | None = None,
+        now_ms: int = 0,
+    ) -> AppendResult:
+        check_events(events)
+        campaign = self._get(campaign_id)
+        if command_id is not None and command_id in campaign.commands:
+            return msgspec.structs.replace(campaign.commands[command_id], duplicate=True)
+        head = campaign.info.head
+        if expected_version != head:
+            raise VersionConflict(campaign_id, expected_version, head)
+        campaign.events.extend(events)
+        result = AppendResult(first=head + 1, last=head + len(events))
+        if command_id is not None:
+            campaign.commands[command_id] = result
+        campaign.info = msgspec.structs.replace(
+            campaign.info, head=result.last, updated_ms=max(now_ms, campaign.info.updated_ms)
+        )
+        campaign.changed.set()
+        campaign.changed = asyncio.Event()
+        return result
+
+    async def _read_own(
+        self, campaign_id: str, after: int, until: int, limit: int | None
+    ) -> list[StoredEvent]:
+        campaign = self._campaigns[campaign_id]
+        base = campaign.info.fork_version
+        stop = until - base if limit is None else min(until - base, after - base + limit)
+        return [
+            StoredEvent(base + 1 + i, data)
+            for i, data in enumerate(campaign.events[after - base : stop], start=after - base)
+        ]
+
+    async def read(
+        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        return await read_through(self.info, self._read_own, campaign_id, after, until, limit)
+
+    async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
+        return self._get(campaign_id).commands.get(command_id)
+
+    async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None:
+        self._get(campaign_id).snapshots[version] = data
+
+    async def _own_snapshot(self, campaign_id: str, lowest: int, at_most: int) -> Snapshot | None:
+        snapshots = self._campaigns[campaign_id].snapshots
+        versions = [v for v in snapshots if lowest <= v <= at_most]
+        if not versions:
+            return None
+        best = max(versions)
+        return Snapshot(best, snapshots[best])
+
+    async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
+        return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
+
+    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
+        campaign = self._get(campaign_id)
+        if campaign.info.head <= after:
+            changed = campaign.changed
+            try:
+                await asyncio.wait_for(changed.wait(), timeout)
+            except TimeoutError:
+                return []
+        return await self.read(campaign_id, after)
+
+    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+        infos = sorted(
+            (c.info for c in self._campaigns.values()),
+            key=lambda info: (info.created_ms, info.id),
+            reverse=True,
+        )
+        return infos[offset : offset + limit]
+
+    async def ping(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+import pytest
+
+from domain.core.errors import IllegalAction, NotYourTurn
+from server.service import CampaignService, Counted
+from server.store.base import VersionConflict
+from server.store.memory import MemoryStore
+
+
+@pytest.fixture
+def service() -> CampaignService:
+    return CampaignService(MemoryStore(), fresh=Counted("t", 1), clock=lambda: 0, snapshot_every=4)
+
+
+async def play(service: CampaignService, cid: str, actions: int, tag: str = "c") -> None:
+    for n in range(actions):
+        version, state = await service.state_at(cid)
+        seat = service_game_to_act(state)
+        await service.act(cid, seat, "roll", expected_version=version, command_id=f"{tag}{n}")
+
+
+def service_game_to_act(state: object) -> str:
+    from tests.support.dice_race import GAME
+
+    (seat,) = GAME.to_act(state)  # type: ignore[arg-type]
+    return seat
+
+
+async def test_create_records_created_and_setup(service: CampaignService) -> None:
+    created = await service.create("dice-race", seed=7, options={"target": 500})
+    assert created.version == 2
+    events = await service.events(created.id)
+    assert [type(e.event).__name__ for e in events] == ["CampaignCreated", "Began"]
+
+
+async def test_act_appends_and_stale_version_is_rejected(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=7, options={"target": 500})
+    acted = await service.act(c.id, "player", "roll", expected_version=2, command_id="a")
+    assert (acted.first, acted.last) == (3, 3)
+    with pytest.raises(VersionConflict):
+        await service.act(c.id, "player", "roll", expected_version=2, command_id="b")
+    assert (await service.state_at(c.id))[0] == 3
+
+
+async def test_resubmitted_command_returns_original_result(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=7, options={"target": 500})
+    first = await service.act(c.id, "player", "roll", expected_version=2, command_id="a")
+    again = await service.act(c.id, "player", "roll", expected_version=2, command_id="a")
+    assert again.duplicate and (again.first, again.last) == (first.first, first.last)
+    assert again.events[0].hash == first.events[0].hash
+    assert (await service.state_at(c.id))[0] == 3
+
+
+async def test_wrong_seat_and_unknown_action(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=3, seats=["red", "blue"], options={"target": 500})
+    _, state = await service.state_at(c.id)
+    mover = service_game_to_act(state)
+    other = "blue" if mover == "red" else "red"
+    with pytest.raises(NotYourTurn):
+        await service.act(c.id, other, "roll", expected_version=2)
+    with pytest.raises(IllegalAction):
+        await service.act(c.id, mover, "jump", expected_version=2)
+    assert (await service.state_at(c.id))[0] == 2
+
+
+async def test_rewind_then_same_actions_equals_original(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=11, options={"target": 500})
+    await play(service, c.id, 10)
+    original = await service.events(c.id)
+    await service.rewind(c.id, 5)
+    v, state = await service.state_at(c.id)
+    assert v == 13
+    _, at5 = await service.state_at(c.id, 5)
+    assert state == at5
+    for n in range(7):
+        version, _ = await service.state_at(c.id)
+        await service.act(c.id, "player", "roll", expected_version=version, command_id=f"r{n}")
+    replayed = await service.events(c.id, 13)
+    assert [e.hash for e in replayed] == [e.hash for e in original[5:12]]
+    assert (await service.verify(c.id)).ok
+
+
+async def test_fork_shares_prefix_and_continues_like_original(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=5, options={"target": 500})
+    await play(service, c.id, 8)
+    fork = await service.fork(c.id, 6)
+    assert fork.version == 6
+    await play(service, fork.id, 4)
+    parent = await service.events(c.id)
+    child = await service.events(fork.id)
+    assert [e.hash for e in child] == [e.hash for e in parent]
+    assert (await service.verify(fork.id)).ok
+
+
+async def test_reseeded_fork_changes_luck_and_seed_hash(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=5, options={"target": 500})
+    fork = await service.fork(c.id, 2, reseed=99)
+    assert fork.version == 3 and fork.seed_hash != c.seed_hash
+    assert (await service.verify(fork.id)).ok
+
+
+async def test_verify_names_first_divergent_event(service: CampaignService) -> None:
+    import msgspec
+
+    from server.codec import Envelope
+
+    c = await service.create("dice-race", seed=5, options={"target": 500})
+    await play(service, c.id, 5)
+    store = service.store
+    assert isinstance(store, MemoryStore)
+    campaign = store._campaigns[c.id]
+    env = msgspec.msgpack.decode(campaign.events[3])
+    env[1] = "0" * 32  # tamper with the hash stored at version 4
+    campaign.events[3] = msgspec.msgpack.encode(env)
+    report = await service.verify(c.id)
+    assert not report.ok
+    assert report.first_divergence is not None and report.first_divergence.version == 4
+    assert Envelope  # the envelope layout is array-like: [event, hash, seat, command, at_ms]
+
+
+async def test_state_at_uses_snapshots_and_matches_full_replay(service: CampaignService) -> None:
+    c = await service.create("dice-race", seed=9, options={"target": 500})
+    await play(service, c.id, 20)
+    await service.rewind(c.id, 9)
+    await play(service, c.id, 6, tag="after-rewind")
+    fresh = CampaignService(service.store, snapshot_every=4)
+    for version in (3, 9, 17, 22, 23, 28):
+        _, a = await service.state_at(c.id, version)
+        _, b = await fresh.state_at(c.id, version)
+        assert a == b
+    assert (await fresh.verify(c.id)).ok
