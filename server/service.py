@@ -23,7 +23,7 @@ from domain.core.errors import DomainError, IllegalAction, InvalidOptions, NotYo
 from domain.core.events import CampaignCreated, Options, Reseeded, Rewound
 from domain.core.game import Game, LegalAction, Outcome
 from domain.core.hashing import seed_commitment, state_hash
-from domain.core.rng import SEED_BITS
+from domain.core.rng import SEED_BITS, word
 from domain.games import get_game
 from server.codec import Codec, Envelope, Recorded, codec_for
 from server.store.base import EventStore, VersionConflict
@@ -50,27 +50,24 @@ class Fresh:
 
 
 class Counted(Fresh):
-    """Deterministic ids, seeds and salts for reproducible runs."""
+    """Deterministic ids, seeds and salts for reproducible runs, each from its own counter."""
 
     def __init__(self, prefix: str, seed: int) -> None:
         self._prefix = prefix
         self._seed = seed
-        self._n = 0
-
-    def _next(self) -> int:
-        self._n += 1
-        return self._n
+        self._ids = self._seeds = self._salts = 0
 
     def campaign_id(self) -> str:
-        return f"{self._prefix}-{self._next():06d}"
+        self._ids += 1
+        return f"{self._prefix}-{self._ids:06d}"
 
     def seed(self) -> int:
-        from domain.core.rng import word
-
-        return word(self._seed, self._next())
+        self._seeds += 1
+        return word(self._seed, self._seeds)
 
     def salt(self) -> str:
-        return f"{self._prefix}{self._next()}"
+        self._salts += 1
+        return f"{self._prefix}-salt-{self._salts}"
 
 
 def wall_clock_ms() -> int:
@@ -438,6 +435,15 @@ class CampaignService:
         return Acted(result.first, result.last, events=recorded)
 
     # -- checking -------------------------------------------------------------------------
+
+    async def replay(self, campaign_id: str) -> tuple[int, Any]:
+        """Rebuild the head state from the whole stream, ignoring snapshots and caches."""
+        game = await self.game_of(campaign_id)
+        codec = codec_for(game)
+        stored = await self.store.read(campaign_id)
+        decode = codec.decode
+        events = [(e.version, decode(e.data).event) for e in stored]
+        return (events[-1][0] if events else 0), replay(game, events)
 
     async def verify(self, campaign_id: str) -> VerifyReport:
         """Replay the whole stream and compare every stored state hash."""

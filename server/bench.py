@@ -1,0 +1,176 @@
+"""``tabletale bench replay``: how fast state is rebuilt from events, and what a fork costs.
+
+One Gil & Ennis campaign is grown to the requested number of events by playing random legal games
+and rewinding to the start whenever one ends (every event is a real, hash-stamped event appended
+through the campaign service). The same stream is then copied into SQLite and Redis and replayed
+from each, and compared with a raw ``XRANGE`` of the Redis stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from domain.core.engine import replay
+from domain.games import get_game
+from server.bots import RandomBot
+from server.codec import codec_for
+from server.progress import progress_bar
+from server.service import ORIGIN, CampaignService, Counted
+from server.store.base import EventStore
+from server.store.memory import MemoryStore
+
+GAME = "gil-ennis"
+BATCH = 1_000
+
+
+class ReplayFigures(msgspec.Struct):
+    events: int
+    reduce_events_per_s: float
+    sqlite_replay_events_per_s: float
+    redis_replay_events_per_s: float
+    raw_xrange_s: float
+    redis_replay_s: float
+    replay_over_raw: float
+    fork_at_10_s: float
+    fork_at_max_s: float
+
+
+async def grow(events: int, seed: int, progress: Callable[[int, int], None] | None) -> MemoryStore:
+    """A memory store holding one campaign (id ``bench-000001``) of at least ``events`` events."""
+    store = MemoryStore()
+    service = CampaignService(store, fresh=Counted("bench", seed), snapshot_every=10**12)
+    game = get_game(GAME)
+    created = await service.create(GAME, seed=seed)
+    origin = created.version
+    bot = RandomBot(seed)
+    version, state = await service.state_at(created.id)
+    while version < events:
+        if game.outcome(state) != "running":
+            acted = await service.rewind(created.id, origin)
+        else:
+            seat, choice = bot.choose(game, state)
+            acted = await service.act(created.id, seat, choice.id, expected_version=version)
+        version, state = await service.state_at(created.id)
+        assert version == acted.last
+        if progress is not None:
+            progress(min(version, events), events)
+    return store
+
+
+async def copy_campaign(source: MemoryStore, campaign_id: str, target: EventStore) -> None:
+    info = await source.info(campaign_id)
+    stored = await source.read(campaign_id)
+    await target.create(campaign_id, info.game, now_ms=info.created_ms, attrs=info.attrs)
+    for start in range(0, len(stored), BATCH):
+        chunk = stored[start : start + BATCH]
+        await target.append(campaign_id, start, [e.data for e in chunk])
+
+
+async def _timed(make: Callable[[], Awaitable[Any]]) -> float:
+    started = time.perf_counter()
+    await make()
+    return time.perf_counter() - started
+
+
+async def _best_of(runs: int, make: Callable[[], Awaitable[Any]]) -> float:
+    return min([await _timed(make) for _ in range(runs)])
+
+
+async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> ReplayFigures:
+    from server.store.redis import RedisStore
+    from server.store.sqlite import SqliteStore
+
+    source = await grow(events, seed, progress_bar("growing stream", enabled=not quiet))
+    campaign_id = "bench-000001"
+    game = get_game(GAME)
+    codec = codec_for(game)
+    stored = await source.read(campaign_id)
+    total = len(stored)
+    decoded = [(e.version, codec.decode(e.data).event) for e in stored]
+
+    reduce_s = min(_clock(lambda: replay(game, decoded)) for _ in range(3))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite = SqliteStore(Path(tmp) / "bench.sqlite3")
+        try:
+            await copy_campaign(source, campaign_id, sqlite)
+            sqlite_s = await _best_of(3, lambda: CampaignService(sqlite).replay(campaign_id))
+        finally:
+            await sqlite.close()
+
+    prefix = f"ttbench-{uuid.uuid4().hex[:8]}"
+    redis = RedisStore.from_url(redis_url, prefix=prefix)
+    try:
+        await copy_campaign(source, campaign_id, redis)
+        key = f"{prefix}:{{{campaign_id}}}:events"
+        client = redis.client
+        raw_s = await _best_of(3, lambda: client.xrange(key))
+        redis_s = await _best_of(3, lambda: CampaignService(redis).replay(campaign_id))
+        service = CampaignService(redis)
+        origin = int((await redis.info(campaign_id)).attrs[ORIGIN])
+        fork_10 = await _median_fork(service, campaign_id, max(10, origin))
+        fork_max = await _median_fork(service, campaign_id, total)
+    finally:
+        await _delete_prefix(redis, prefix)
+        await redis.close()
+
+    return ReplayFigures(
+        events=total,
+        reduce_events_per_s=round(total / reduce_s),
+        sqlite_replay_events_per_s=round(total / sqlite_s),
+        redis_replay_events_per_s=round(total / redis_s),
+        raw_xrange_s=round(raw_s, 4),
+        redis_replay_s=round(redis_s, 4),
+        replay_over_raw=round(redis_s / raw_s, 2),
+        fork_at_10_s=round(fork_10, 6),
+        fork_at_max_s=round(fork_max, 6),
+    )
+
+
+def _clock(work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+async def _median_fork(service: CampaignService, campaign_id: str, at: int) -> float:
+    times = [await _timed(lambda: service.fork(campaign_id, at)) for _ in range(7)]
+    return statistics.median(times)
+
+
+async def _delete_prefix(store: Any, prefix: str) -> None:
+    client = store.client
+    keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=1000)]
+    for start in range(0, len(keys), 500):
+        await client.delete(*keys[start : start + 500])
+
+
+def bench_replay(*, events: int, redis_url: str, seed: int, as_json: bool) -> int:
+    figures = asyncio.run(measure(events, redis_url, seed, quiet=as_json))
+    if as_json:
+        print(msgspec.json.encode(figures).decode())
+        return 0
+    rows = [
+        ("events in the stream", f"{figures.events:,}", ""),
+        ("pure reduce", f"{figures.reduce_events_per_s:,.0f}", "events/s"),
+        ("replay from SQLite", f"{figures.sqlite_replay_events_per_s:,.0f}", "events/s"),
+        ("replay from Redis", f"{figures.redis_replay_events_per_s:,.0f}", "events/s"),
+        ("raw XRANGE of the stream", f"{figures.raw_xrange_s:.4f}", "s"),
+        ("replay from Redis", f"{figures.redis_replay_s:.4f}", "s"),
+        ("replay / raw read", f"{figures.replay_over_raw:.2f}", "x"),
+        ("fork at version 10", f"{figures.fork_at_10_s * 1000:.3f}", "ms"),
+        (f"fork at version {figures.events:,}", f"{figures.fork_at_max_s * 1000:.3f}", "ms"),
+    ]
+    for label, value, unit in rows:
+        sys.stdout.write(f"{label:<30}{value:>14} {unit}\n")
+    return 0

@@ -1,0 +1,169 @@
+"""The ``tabletale`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+DEFAULT_DATA_DIR = "data"
+
+
+def _store_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("TABLETALE_REDIS_URL"),
+        help="Redis URL (default: $TABLETALE_REDIS_URL; without one the embedded SQLite store)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=os.environ.get("TABLETALE_DATA_DIR", DEFAULT_DATA_DIR),
+        help="where the embedded SQLite store keeps its file (default: ./data)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletale",
+        description="An event-sourced game server: play, replay, rewind and fork campaigns.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the game server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    _store_args(serve)
+
+    sim = commands.add_parser("simulate", help="play seeded games with a bot and print figures")
+    sim.add_argument("game", help="gil-ennis, eila or machina")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", type=int, choices=(1, 2), default=1)
+    sim.add_argument("--chapter", type=int, default=None, help="Eila: the chapter to play")
+    sim.add_argument("--mode", choices=("normal", "advanced"), default=None)
+    sim.add_argument("--bot", choices=("random", "greedy"), default="random")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
+
+    replay = commands.add_parser("replay", help="replay a stored campaign")
+    replay.add_argument("campaign")
+    replay.add_argument("--verify", action="store_true", help="check every stored state hash")
+    _store_args(replay)
+
+    bench = commands.add_parser("bench", help="benchmarks that print figures")
+    bench_kinds = bench.add_subparsers(dest="bench", required=True)
+    bench_replay = bench_kinds.add_parser("replay", help="reduce, replay, raw read and fork")
+    bench_replay.add_argument("--events", type=int, default=100_000)
+    bench_replay.add_argument(
+        "--redis-url", default=os.environ.get("TABLETALE_REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
+    bench_replay.add_argument("--seed", type=int, default=1)
+    bench_replay.add_argument("--json", action="store_true")
+
+    content = commands.add_parser("content", help="content packs")
+    content_kinds = content.add_subparsers(dest="content", required=True)
+    check = content_kinds.add_parser("check", help="validate a content pack")
+    check.add_argument("path", nargs="?", type=Path, help="a pack folder (default: shipped packs)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    match args.command:
+        case "serve":
+            from server.serve import serve
+
+            serve(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir)
+            return 0
+        case "simulate":
+            return _simulate(args)
+        case "replay":
+            return asyncio.run(_replay(args))
+        case "bench":
+            from server.bench import bench_replay
+
+            return bench_replay(
+                events=args.events, redis_url=args.redis_url, seed=args.seed, as_json=args.json
+            )
+        case "content":
+            from server.content_check import check_content
+
+            return check_content(args.path)
+    raise AssertionError(args.command)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from domain.core.errors import DomainError
+    from server.progress import progress_bar
+    from server.simulate import Simulation, run
+    from server.simulations import tune
+
+    try:
+        sim = tune(
+            Simulation(game=args.game, games=args.games, seed=args.seed),
+            players=args.players,
+            chapter=args.chapter,
+            mode=args.mode,
+            bot=args.bot,
+        )
+        progress = progress_bar(f"{args.game}", enabled=not args.json)
+        if args.export is not None:
+            with args.export.open("wb") as export:
+                report = asyncio.run(run(sim, export=export, progress=progress))
+        else:
+            report = asyncio.run(run(sim, progress=progress))
+    except DomainError as error:
+        print(f"tabletale: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(msgspec.json.encode(report).decode())
+    else:
+        print(f"games        {report.games}")
+        print(f"wins         {report.wins}")
+        print(f"losses       {report.losses}")
+        if report.avg_days is not None:
+            print(f"avg days     {report.avg_days}")
+        print(f"events       {report.events}")
+        print(f"events/s     {report.events_per_s:,.0f}")
+    return 0
+
+
+async def _replay(args: argparse.Namespace) -> int:
+    from server.service import CampaignService
+    from server.store.base import StoreError
+    from server.stores import open_store
+
+    store = await open_store(redis_url=args.redis_url, data_dir=args.data_dir)
+    try:
+        service = CampaignService(store)
+        if args.verify:
+            report = await service.verify(args.campaign)
+            if report.ok:
+                print(f"{args.campaign}: {report.events} events, every state hash matches")
+                return 0
+            bad = report.first_divergence
+            assert bad is not None
+            print(
+                f"{args.campaign}: diverges at version {bad.version} ({bad.event_type}): "
+                f"stored hash {bad.expected_hash}, rebuilt {bad.actual_hash}"
+            )
+            return 1
+        version, state = await service.replay(args.campaign)
+        game = await service.game_of(args.campaign)
+        print(f"{args.campaign}: version {version}, {game.outcome(state)}")
+        print(msgspec.json.format(msgspec.json.encode(game.view(state, None)).decode()))
+        return 0
+    except StoreError as error:
+        print(f"tabletale: {error}", file=sys.stderr)
+        return 2
+    finally:
+        await store.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
