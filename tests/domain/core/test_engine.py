@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.core.engine import last_rewind, replay, states
+from domain.core.events import CampaignCreated, Reseeded, Rewound
+from domain.core.game import action_id
+from domain.core.hashing import seed_commitment, state_hash
+from domain.core.rng import Rng
+from tests.support.dice_race import GAME, Began, Held, Rolled
+
+CREATED = CampaignCreated("dice-race", "dice-race/1", 5, "salt", ("red", "blue"), {"target": 50})
+
+
+def stream() -> list[tuple[int, object]]:
+    return [
+        (1, CREATED),
+        (2, Began(0, 1)),
+        (3, Rolled("red", 4, 2)),
+        (4, Rolled("blue", 6, 3)),
+        (5, Rewound(3)),
+        (6, Held("red")),
+        (7, Rewound(5)),
+    ]
+
+
+def test_rewind_returns_the_state_of_its_target_version() -> None:
+    by_version = dict(states(GAME, stream()))
+    assert by_version[5] == by_version[3]
+    assert by_version[7] == by_version[5]
+    assert by_version[6].totals == (4, 0)
+
+
+def test_a_rewind_to_a_version_the_replay_did_not_pass_is_refused() -> None:
+    with pytest.raises(ValueError, match="rewinds to 3"):
+        replay(GAME, stream()[4:], None)
+
+
+def test_reseeded_restarts_the_generator_and_nothing_else() -> None:
+    before = replay(GAME, stream()[:4])
+    after = replay(GAME, [*stream()[:4], (5, Reseeded(99, "s"))])
+    assert after.rng == Rng(99) and after.totals == before.totals
+
+
+def test_last_rewind_finds_the_latest() -> None:
+    assert last_rewind(stream()) == (6, 5)
+    assert last_rewind(stream()[:4]) is None
+
+
+def test_state_hash_is_canonical_and_sensitive() -> None:
+    a = replay(GAME, stream()[:3])
+    b = replay(GAME, stream()[:3])
+    assert state_hash(a) == state_hash(b)
+    assert state_hash(a) != state_hash(msgspec.structs.replace(a, totals=(0, 1)))
+
+
+def test_seed_commitment_depends_on_seed_and_salt() -> None:
+    assert seed_commitment(1, "a") == seed_commitment(1, "a")
+    assert len({seed_commitment(1, "a"), seed_commitment(2, "a"), seed_commitment(1, "b")}) == 3
+
+
+def test_action_id_spells_tag_and_fields() -> None:
+    class Pay(msgspec.Struct, frozen=True, tag="pay"):
+        dreamer: str
+        dice: tuple[int, ...]
+        all_in: bool = False
+        note: str | None = None
+
+    assert action_id(Pay("gil", (4, 6))) == "pay:gil:4+6:false:-"
