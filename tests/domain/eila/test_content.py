@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from domain.core.errors import ContentError
+from domain.eila.content import DEFAULT_PACK, check_pack, load_pack
+from tests.domain.eila.helpers import chapter_zero, option, write_pack
+
+
+def test_shipped_content_has_no_errors() -> None:
+    assert check_pack(DEFAULT_PACK) == []
+
+
+def test_shipped_content_covers_chapters_zero_and_one() -> None:
+    pack = load_pack()
+    assert pack.chapter_numbers == (0, 1)
+    zero, one = pack.chapters[0], pack.chapters[1]
+    assert zero.green == ("001", "002", "003", "004", "005")
+    assert zero.blue == ("006", "007", "008") and zero.red == ("009", "010", "011")
+    assert zero.normal.submit == (("food", 2),)
+    assert 20 <= len(zero.green + zero.blue + zero.red) + 9 <= 30 + 9
+    assert 20 <= len(one.green + one.blue + one.red) <= 30
+    assert pack.habits == tuple(f"H{n}" for n in range(1, 8))
+    # Items unlock options in chapter 1.
+    assert any(
+        o.requires_items for c in one.green + one.blue + one.red for o in pack.cards[c].options
+    )
+
+
+def test_broken_pack_reports_every_error_with_file_card_and_field(tmp_path: Path) -> None:
+    zero = chapter_zero(
+        {
+            "001": [option("A", [{"gain": "gold", "max": 1}]), option("B", [{"teleport": 1}])],
+            "002": [option("A", [{"blue": "099"}])],
+            "003": [option("A", [{"item": ["I99"]}], destination="sideways")],
+        }
+    )
+    zero["cards"][5]["colour"] = "red"  # 006 must be blue
+    zero["cards"][6]["number"] = "001"  # a duplicate
+    del zero["cards"][7]["name"]  # 008 misses a field
+    errors = check_pack(write_pack(tmp_path, [zero]))
+    found = {(e.file, e.card, e.field) for e in errors}
+    assert ("chapter0.json", "001", "options[0].effects[0].gain") in found
+    assert ("chapter0.json", "001", "options[1].effects[0]") in found
+    assert ("chapter0.json", "002", "option A.effects[0]") in found
+    assert ("chapter0.json", "003", "options[0].destination") in found
+    assert ("chapter0.json", "006", "colour") in found
+    assert ("chapter0.json", "001", "number") in found
+    assert ("chapter0.json", "008", "name") in found
+    assert ("chapter0.json", "007", None) in found  # missing from chapter 0
+    assert all(str(e).startswith(e.file) for e in errors)
+
+
+def test_unknown_item_reference_is_reported(tmp_path: Path) -> None:
+    zero = chapter_zero(
+        {"004": [option("A", [{"item": ["I99"]}]), option("B", [], requires={"items": ["I42"]})]}
+    )
+    errors = check_pack(write_pack(tmp_path, [zero]))
+    assert {(e.card, e.field) for e in errors} == {
+        ("004", "option A.effects[0]"),
+        ("004", "option B.requires.items"),
+    }
+
+
+def test_a_card_must_always_have_an_open_option(tmp_path: Path) -> None:
+    zero = chapter_zero({"001": [option("A", [{"lose": "coin", "amount": 1}])]})
+    errors = check_pack(write_pack(tmp_path, [zero]))
+    assert [(e.card, e.field) for e in errors] == [("001", "options")]
+
+
+def test_load_pack_refuses_a_broken_pack(tmp_path: Path) -> None:
+    root = write_pack(tmp_path, [chapter_zero()])
+    (root / "ruleset.json").write_text("{not json")
+    with pytest.raises(ContentError, match=r"ruleset\.json"):
+        load_pack(root)
+
+
+def test_missing_manifest_is_reported(tmp_path: Path) -> None:
+    assert [e.file for e in check_pack(tmp_path)] == ["pack.json"]
+
+
+def test_ruleset_keeps_storage_and_night_limits_as_data(tmp_path: Path) -> None:
+    root = write_pack(tmp_path, [chapter_zero()])
+    ruleset = json.loads((root / "ruleset.json").read_text())
+    ruleset["storage"]["tangible"] = 5
+    (root / "ruleset.json").write_text(json.dumps(ruleset))
+    assert load_pack(root).ruleset.tangible_capacity == 5
+    assert load_pack(DEFAULT_PACK).ruleset.submission_limit(1) == 2
+    assert load_pack(DEFAULT_PACK).ruleset.time_track == 7

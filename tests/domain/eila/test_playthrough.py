@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.core.engine import replay, states
+from domain.core.hashing import state_hash
+from domain.eila import GAME
+from domain.eila.content import INTANGIBLE, TANGIBLE
+from domain.eila.rules.storage import stored
+from domain.eila.state import EilaState
+from tests.domain.eila.helpers import Table
+
+RULES = GAME.pack.ruleset
+
+
+def _check_invariants(state: EilaState) -> None:
+    resources = state.resources
+    assert stored(resources, TANGIBLE) <= RULES.tangible_capacity
+    assert stored(resources, INTANGIBLE) <= RULES.intangible_capacity
+    assert all(getattr(resources, name) >= 0 for name in resources.__struct_fields__)
+    assert resources.fear <= RULES.fear_max
+    assert 0 <= state.hp <= state.max_hp
+    assert len(state.time_track) <= RULES.time_track
+    assert 1 <= state.day <= RULES.time_track
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    mode=st.sampled_from(["normal", "advanced"]),
+    chapter=st.sampled_from([0, 1]),
+    picks=st.lists(st.integers(0, 1000), max_size=250),
+)
+def test_random_playthroughs_keep_invariants_and_replay(
+    seed: int, mode: str, chapter: int, picks: list[int]
+) -> None:
+    table = Table(GAME, seed=seed, mode=mode, chapter=chapter)
+    for pick in picks:
+        legal = table.legal()
+        if GAME.outcome(table.state) != "running":
+            assert legal == []
+            break
+        assert legal, "a running campaign always has a legal action"
+        assert GAME.to_act(table.state) == ("player",)
+        assert len({la.id for la in legal}) == len(legal)
+        table.apply(GAME.decide(table.state, "player", legal[pick % len(legal)].action))
+        _check_invariants(table.state)
+    numbered = list(enumerate(table.events, start=1))
+    replayed = [state_hash(s) for _, s in states(GAME, numbered)]
+    assert replayed == table.hashes
+    assert replay(GAME, numbered) == table.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), picks=st.lists(st.integers(0, 1000), max_size=120))
+def test_every_event_has_a_timeline_line_or_none_and_a_redacted_form(
+    seed: int, picks: list[int]
+) -> None:
+    table = Table(GAME, seed=seed)
+    for pick in picks:
+        legal = table.legal()
+        table.apply(GAME.decide(table.state, "player", legal[pick % len(legal)].action))
+    for event in table.events[1:]:
+        redacted = GAME.redact(event, "player")
+        assert type(redacted) is type(event)

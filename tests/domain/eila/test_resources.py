@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from domain.eila.events import FearTaken, ResourcePaid
+from domain.eila.state import Resources
+from tests.domain.eila.helpers import Table, chapter_zero, make_game, option
+
+
+def _one_option(tmp_path: Path, *effects: dict[str, object]) -> Table:
+    return Table(
+        make_game(
+            tmp_path,
+            [
+                chapter_zero(
+                    {
+                        "001": [option("A", list(effects)), option("B", [])],
+                    }
+                )
+            ],
+        )
+    )
+
+
+def test_plus_x_offers_zero_to_x(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "coin", "max": 3})
+    table.do("A:")
+    takes = [label for label in table.labels() if label.startswith("Take")]
+    assert takes == [f"Take {n} of +3 Coin" for n in (3, 2, 1, 0)]
+    table.do("Take 1 of +3 Coin")
+    assert table.state.resources.coin == 1
+
+
+def test_plus_x_is_capped_by_free_tangible_space(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "food", "max": 3})
+    table.give(coin=4, stone=3)  # 7 of 8 tangible spaces taken
+    table.do("A:")
+    assert [la for la in table.labels() if la.startswith("Take")] == [
+        "Take 1 of +3 Food",
+        "Take 0 of +3 Food",
+    ]
+
+
+def test_storage_is_shared_per_kind(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "energy", "max": 3})
+    table.give(food=8, knowledge=6)  # tangible space full, intangible has room for 2
+    table.do("A:")
+    assert "Take 2 of +3 Energy" in table.labels()
+    assert "Take 3 of +3 Energy" not in table.labels()
+
+
+def test_fear_must_be_taken_in_full(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "fear", "max": 2})
+    events = table.do("A:")
+    assert FearTaken(2, 0) in events
+    assert table.state.resources.fear == 2
+
+
+def test_fear_without_space_forces_discarding_other_intangibles(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "fear", "max": 2})
+    table.give(knowledge=5, energy=2)  # one free intangible space, two Fear coming
+    table.do("A:")
+    assert table.labels() == [
+        "Discard 1 Knowledge to make room for Fear",
+        "Discard 1 Energy to make room for Fear",
+    ]
+    events = table.do("Discard 1 Energy")
+    assert FearTaken(2, 0) in events
+    assert table.state.resources == Resources(knowledge=5, energy=1, fear=2)
+
+
+def test_fear_past_the_maximum_costs_one_hp_each(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "fear", "max": 3})
+    table.give(fear=7)
+    hp = table.state.hp
+    events = table.do("A:")
+    assert FearTaken(1, 2) in events
+    assert table.state.resources.fear == 8
+    assert table.state.hp == hp - 2
+
+
+def test_minus_x_needs_the_full_amount(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"lose": "coin", "amount": 2})
+    table.give(coin=1)
+    assert not any(label.startswith("A:") for label in table.labels())
+    table.give(coin=2)
+    events = table.do("A:")
+    assert ResourcePaid("coin", 2) in events
+    assert table.state.resources.coin == 0
+
+
+def test_minus_fear_is_open_with_less_fear(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"lose": "fear", "amount": 2})
+    table.give(fear=1)
+    events = table.do("A:")
+    assert ResourcePaid("fear", 1) in events
+    assert table.state.resources.fear == 0
+
+
+def test_any_resource_but_fear_can_be_discarded_at_any_time(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "coin", "max": 1})
+    table.give(food=1, energy=1, fear=3)
+    assert [la for la in table.labels() if la.startswith("Discard")] == [
+        "Discard 1 Food",
+        "Discard 1 Energy",
+    ]
+    table.do("Discard 1 Food")
+    assert table.state.resources == Resources(energy=1, fear=3)
+    table.do("A:")  # also while an effect waits for its choice
+    assert "Discard 1 Energy" in table.labels()
