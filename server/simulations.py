@@ -1,8 +1,8 @@
 """Turning the ``simulate`` command's flags into a :class:`~server.simulate.Simulation`.
 
-Games may offer two optional hooks beyond the :class:`~domain.core.game.Game` protocol:
-``greedy_choice(state, legal)`` (a policy for ``--bot greedy``) and ``episode_outcome(state)`` (the
-result of one episode inside a longer campaign, such as one attempt at an Eila chapter).
+Games may offer the optional hooks :class:`~domain.core.game.GreedyPlayer` (``--bot greedy``) and
+:class:`~domain.core.game.Episodic` (one episode inside a longer campaign, such as one attempt at an
+Eila chapter, counts as one simulated game).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.errors import InvalidOptions
-from domain.core.game import Game
+from domain.core.game import Episodic, Game, GreedyPlayer
 from domain.games import get_game
 from server.simulate import Simulation
 
@@ -28,19 +28,14 @@ def tune(
     if mode is not None:
         sim.options["mode"] = mode
     if bot == "greedy":
-        greedy = getattr(game, "greedy_choice", None)
-        if greedy is None:
+        if not isinstance(game, GreedyPlayer):
             raise InvalidOptions(f"{game.title} has no greedy bot; use --bot random.")
-        sim.policy = greedy
-    episode = getattr(game, "episode_outcome", None)
-    if episode is not None:
-        sim.finished = _episode(episode)
+        sim.policy = game.greedy_choice
+    if isinstance(game, Episodic):
+        sim.finished = _episode_outcome
     return sim
 
 
-def _episode(episode: Any) -> Any:
-    def finished(game: Game, state: Any) -> str:
-        result: str = episode(state)
-        return result
-
-    return finished
+def _episode_outcome(game: Game, state: Any) -> str:
+    assert isinstance(game, Episodic)
+    return game.episode_outcome(state)

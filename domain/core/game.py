@@ -9,7 +9,7 @@ field named ``rng``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
@@ -77,6 +77,21 @@ class Game(Protocol):
     def describe(self, event: Any, state: Any) -> str | None:
         """One readable timeline line for ``event`` applied to ``state``, or None to skip it."""
         ...
+
+
+@runtime_checkable
+class Episodic(Protocol):
+    """An optional hook: a game whose campaign is a series of episodes (Eila's chapter attempts)
+    says how the current one stands, so a simulator can stop after one."""
+
+    def episode_outcome(self, state: Any) -> Outcome: ...
+
+
+@runtime_checkable
+class GreedyPlayer(Protocol):
+    """An optional hook: a simple greedy policy for ``simulate --bot greedy``."""
+
+    def greedy_choice(self, state: Any, legal: list[LegalAction]) -> LegalAction: ...
 
 
 def action_id(action: msgspec.Struct) -> str:
