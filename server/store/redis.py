@@ -1,0 +1,345 @@
+"""The Redis Streams event store: one stream per campaign, entry ids that are versions.
+
+Every key of a campaign carries the campaign id as a hash tag, so a campaign lives on one Redis
+Cluster slot and the append script never crosses slots:
+
+- ``{prefix}:{<id>}:events``: the stream; entry ``"<version>-0"`` holds field ``e``, the payload.
+- ``{prefix}:{<id>}:meta``: hash of game, head, created_ms, updated_ms, parent, fork_version and
+  one ``attr:<name>`` field per attribute.
+- ``{prefix}:{<id>}:commands``: hash of command id -> ``"first:last"``.
+- ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
+- ``{prefix}:catalog``: sorted set of campaign ids scored by created_ms.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.resources
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
+
+import redis.asyncio
+import redis.exceptions
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+
+from server.store.base import (
+    AppendResult,
+    CampaignExists,
+    CampaignInfo,
+    Snapshot,
+    StoredEvent,
+    StoreError,
+    StoreUnavailable,
+    UnknownCampaign,
+    VersionConflict,
+    check_events,
+)
+from server.store.lineage import read_through, snapshot_through
+
+_APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
+
+# HSET fields into KEYS[1] only if the key's existence (0 or 1) is ARGV[1]: creating a campaign
+# must not overwrite one, and setting attributes must not bring a missing one half to life.
+_HSET_IF_LUA = """
+if redis.call('EXISTS', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+return 1
+"""
+
+Fields = dict[bytes, bytes]
+Entries = list[tuple[bytes, Fields]]
+
+_CONNECT_TIMEOUT_S = 5.0
+_PAGE = 10_000  # stream entries per XRANGE when reading a long range
+_ATTR = b"attr:"
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    try:
+        yield
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError) as error:
+        raise StoreUnavailable(f"The Redis event store cannot be reached: {error}") from error
+
+
+def _parse_info(campaign_id: str, fields: Fields) -> CampaignInfo:
+    parent = fields.get(b"parent")
+    return CampaignInfo(
+        id=campaign_id,
+        game=fields[b"game"].decode(),
+        head=int(fields[b"head"]),
+        created_ms=int(fields[b"created_ms"]),
+        updated_ms=int(fields[b"updated_ms"]),
+        parent=None if parent is None else parent.decode(),
+        fork_version=int(fields.get(b"fork_version", 0)),
+        attrs={
+            name[len(_ATTR) :].decode(): value.decode()
+            for name, value in fields.items()
+            if name.startswith(_ATTR)
+        },
+    )
+
+
+def _attr_fields(attrs: dict[str, str]) -> list[str]:
+    return [part for name, value in attrs.items() for part in (f"attr:{name}", value)]
+
+
+def _stored(entries: Entries) -> list[StoredEvent]:
+    # The hot loop of every replay: entry id "<version>-0" gives the version directly.
+    return [
+        StoredEvent(int(entry_id.split(b"-", 1)[0]), fields[b"e"]) for entry_id, fields in entries
+    ]
+
+
+def _parse_range(text: bytes) -> tuple[int, int]:
+    first, last = text.split(b":")
+    return int(first), int(last)
+
+
+class RedisStore:
+    """An EventStore over a ``redis.asyncio`` client created with ``decode_responses=False``.
+
+    ``wait_for`` blocks on the server (XREAD BLOCK), so a client ``socket_timeout`` shorter than
+    the wait would end it early as StoreUnavailable; ``from_url`` sets none.
+    """
+
+    def __init__(self, client: redis.asyncio.Redis, *, prefix: str = "tt") -> None:
+        self._client = client
+        self._prefix = prefix
+        self._catalog = f"{prefix}:catalog"
+        self._append = client.register_script(_APPEND_LUA)
+        self._hset_if = client.register_script(_HSET_IF_LUA)
+
+    @classmethod
+    def from_url(cls, url: str, *, prefix: str = "tt") -> RedisStore:
+        client = redis.asyncio.Redis.from_url(
+            url,
+            decode_responses=False,
+            socket_connect_timeout=_CONNECT_TIMEOUT_S,
+            # A short back-off: callers turn StoreUnavailable into an answer, so it should come
+            # within a second rather than after the client's default of several.
+            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.05), retries=2),
+        )
+        return cls(client, prefix=prefix)
+
+    @property
+    def client(self) -> redis.asyncio.Redis:
+        """The underlying client, for tools that need raw commands (benchmarks, cleanup)."""
+        return self._client
+
+    def _key(self, campaign_id: str, part: str) -> str:
+        return f"{self._prefix}:{{{campaign_id}}}:{part}"
+
+    async def _create_meta(self, info: CampaignInfo) -> CampaignInfo:
+        fields = [
+            "game", info.game,
+            "head", str(info.head),
+            "created_ms", str(info.created_ms),
+            "updated_ms", str(info.updated_ms),
+            "fork_version", str(info.fork_version),
+        ]  # fmt: skip
+        if info.parent is not None:
+            fields += ["parent", info.parent]
+        fields += _attr_fields(info.attrs)
+        with _reachable():
+            created = await self._hset_if(keys=[self._key(info.id, "meta")], args=[0, *fields])
+            if not created:
+                raise CampaignExists(info.id)
+            # The catalog lives on another slot, so it is written after the campaign exists;
+            # list_campaigns skips an id whose metadata is missing.
+            await self._client.zadd(self._catalog, {info.id: info.created_ms})
+        return info
+
+    async def create(
+        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+    ) -> CampaignInfo:
+        info = CampaignInfo(
+            id=campaign_id,
+            game=game,
+            head=0,
+            created_ms=now_ms,
+            updated_ms=now_ms,
+            attrs=dict(attrs or {}),
+        )
+        return await self._create_meta(info)
+
+    async def fork(
+        self,
+        parent_id: str,
+        at: int,
+        child_id: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+    ) -> CampaignInfo:
+        parent = await self.info(parent_id)
+        if not 0 <= at <= parent.head:
+            raise ValueError(f"Cannot fork {parent_id} at {at}: its head is {parent.head}.")
+        info = CampaignInfo(
+            id=child_id,
+            game=parent.game,
+            head=at,
+            created_ms=now_ms,
+            updated_ms=now_ms,
+            parent=parent_id,
+            fork_version=at,
+            attrs=dict(attrs or {}),
+        )
+        return await self._create_meta(info)
+
+    async def info(self, campaign_id: str) -> CampaignInfo:
+        with _reachable():
+            fields = cast(Fields, await self._client.hgetall(self._key(campaign_id, "meta")))
+        if not fields:
+            raise UnknownCampaign(campaign_id)
+        return _parse_info(campaign_id, fields)
+
+    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        if not attrs:
+            await self.info(campaign_id)
+            return
+        with _reachable():
+            meta = self._key(campaign_id, "meta")
+            updated = await self._hset_if(keys=[meta], args=[1, *_attr_fields(attrs)])
+        if not updated:
+            raise UnknownCampaign(campaign_id)
+
+    async def append(
+        self,
+        campaign_id: str,
+        expected_version: int,
+        events: Sequence[bytes],
+        *,
+        command_id: str | None = None,
+        now_ms: int = 0,
+    ) -> AppendResult:
+        check_events(events)
+        keys = [
+            self._key(campaign_id, "meta"),
+            self._key(campaign_id, "events"),
+            self._key(campaign_id, "commands"),
+        ]
+        with _reachable():
+            reply = await self._append(
+                keys=keys, args=[expected_version, command_id or "", now_ms, *events]
+            )
+        match reply[0]:
+            case b"ok":
+                return AppendResult(first=reply[1], last=reply[2])
+            case b"duplicate":
+                first, last = _parse_range(reply[1])
+                return AppendResult(first=first, last=last, duplicate=True)
+            case b"conflict":
+                raise VersionConflict(campaign_id, expected_version, reply[1])
+            case b"unknown":
+                raise UnknownCampaign(campaign_id)
+            case b"corrupt":
+                raise StoreError(
+                    f"Campaign {campaign_id} has stream entries up to version {reply[2]} "
+                    f"beyond its head {reply[1]}; nothing was appended."
+                )
+        raise StoreError(f"The append script answered {reply!r}, which this store cannot read.")
+
+    async def _read_own(
+        self, campaign_id: str, after: int, until: int, limit: int | None
+    ) -> list[StoredEvent]:
+        key = self._key(campaign_id, "events")
+        stop = until if limit is None else min(until, after + limit)
+        out: list[StoredEvent] = []
+        with _reachable():
+            # Versions are contiguous, so each page is addressed by version, not by cursor.
+            while after < stop:
+                upper = min(stop, after + _PAGE)
+                entries = cast(Entries, await self._client.xrange(key, after + 1, upper))
+                out += _stored(entries)
+                after = upper
+        return out
+
+    async def read(
+        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        return await read_through(self.info, self._read_own, campaign_id, after, until, limit)
+
+    async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
+        with _reachable():
+            pipe = self._client.pipeline(transaction=False)
+            pipe.exists(self._key(campaign_id, "meta"))
+            pipe.hget(self._key(campaign_id, "commands"), command_id)
+            exists, found = await pipe.execute()
+        if not exists:
+            raise UnknownCampaign(campaign_id)
+        if found is None:
+            return None
+        first, last = _parse_range(found)
+        return AppendResult(first=first, last=last)
+
+    async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None:
+        await self.info(campaign_id)  # campaigns are never deleted, so checking first is enough
+        with _reachable():
+            pipe = self._client.pipeline(transaction=True)
+            pipe.hset(self._key(campaign_id, "snapshots"), str(version), data)
+            pipe.zadd(self._key(campaign_id, "snapshot_index"), {str(version): version})
+            await pipe.execute()
+
+    async def _own_snapshot(self, campaign_id: str, lowest: int, at_most: int) -> Snapshot | None:
+        with _reachable():
+            index = self._key(campaign_id, "snapshot_index")
+            found = cast(
+                list[bytes],
+                await self._client.zrevrangebyscore(index, at_most, lowest, start=0, num=1),
+            )
+            if not found:
+                return None
+            data = cast(
+                bytes | None, await self._client.hget(self._key(campaign_id, "snapshots"), found[0])
+            )
+        # A snapshot is a cache: one missing from the hash is simply not there.
+        return None if data is None else Snapshot(int(found[0]), data)
+
+    async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
+        return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
+
+    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
+        info = await self.info(campaign_id)
+        if info.head > after:
+            return await self.read(campaign_id, after)
+        if timeout <= 0:
+            return []
+        # head <= after, so after >= fork_version: everything newer lands in the campaign's own
+        # stream, and XREAD from "<after>-0" also returns what was appended since the info call.
+        key = self._key(campaign_id, "events")
+        with _reachable():
+            reply: Any = await self._client.xread(
+                {key: f"{after}-0"}, block=max(1, round(timeout * 1000))
+            )
+        if not reply:
+            return []
+        # RESP2 answers [[key, entries]], RESP3 {key: [entries]}.
+        entries = reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))[0]
+        return _stored(entries)
+
+    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+        if limit <= 0:
+            return []
+        with _reachable():
+            ids = cast(
+                list[bytes], await self._client.zrevrange(self._catalog, offset, offset + limit - 1)
+            )
+            pipe = self._client.pipeline(transaction=False)
+            for campaign_id in ids:
+                pipe.hgetall(self._key(campaign_id.decode(), "meta"))
+            metas = await pipe.execute()
+        return [
+            _parse_info(campaign_id.decode(), fields)
+            for campaign_id, fields in zip(ids, metas, strict=True)
+            if fields
+        ]
+
+    async def ping(self) -> None:
+        with _reachable():
+            await self._client.ping()
+
+    async def close(self) -> None:
+        with _reachable():
+            await self._client.aclose()

@@ -1,0 +1,58 @@
+-- Append a batch of events to one campaign, atomically.
+--
+-- KEYS[1] meta hash, KEYS[2] events stream, KEYS[3] commands hash (all on the campaign's slot)
+-- ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] now (ms), ARGV[4..] events
+--
+-- Replies: {'ok', first, last} | {'duplicate', 'first:last'} | {'conflict', head}
+--        | {'unknown'} | {'corrupt', head, stream top}
+--
+-- Every check and every read happens before the first write: Redis does not roll a script back,
+-- so a failure after an XADD would leave part of a batch behind. Once the script has written,
+-- Redis lets it finish even past maxmemory, so only the first write can be refused.
+
+local meta = redis.call('HMGET', KEYS[1], 'head', 'updated_ms')
+if not meta[1] then
+  return {'unknown'}
+end
+
+local command = ARGV[2]
+if command ~= '' then
+  local seen = redis.call('HGET', KEYS[3], command)
+  if seen then
+    return {'duplicate', seen}
+  end
+end
+
+local head = tonumber(meta[1])
+local expected = tonumber(ARGV[1])
+if expected ~= head then
+  return {'conflict', head}
+end
+
+local count = #ARGV - 3
+local now = tonumber(ARGV[3])
+if count < 1 or not now then
+  return redis.error_reply('ERR append needs a numeric time and at least one event')
+end
+
+-- The stream's own top entry must lie below the first new version, or an XADD further down
+-- would fail half-way; this also fails now (WRONGTYPE) if the key is not a stream.
+local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+if top then
+  local top_version = tonumber(string.match(top[1], '^(%d+)-'))
+  if top_version > head then
+    return {'corrupt', head, top_version}
+  end
+end
+
+for i = 1, count do
+  redis.call('XADD', KEYS[2], string.format('%d-0', head + i), 'e', ARGV[3 + i])
+end
+
+local last = head + count
+local updated = math.max(now, tonumber(meta[2]) or 0)
+redis.call('HSET', KEYS[1], 'head', string.format('%d', last), 'updated_ms', string.format('%d', updated))
+if command ~= '' then
+  redis.call('HSET', KEYS[3], command, string.format('%d:%d', head + 1, last))
+end
+return {'ok', head + 1, last}

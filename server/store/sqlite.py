@@ -1,0 +1,373 @@
+"""The embedded event store: one SQLite file in WAL mode, the default without a Redis URL.
+
+Every statement runs on one dedicated worker thread that owns the connection, so the event loop
+never blocks and this process's calls are serialised; appends from other processes sharing the
+file are kept apart by ``BEGIN IMMEDIATE`` and the busy timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+from server.store.base import (
+    AppendResult,
+    CampaignExists,
+    CampaignInfo,
+    Snapshot,
+    StoredEvent,
+    StoreUnavailable,
+    UnknownCampaign,
+    VersionConflict,
+    check_events,
+)
+from server.store.lineage import read_through, snapshot_through
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS campaigns (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    head INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    parent TEXT,
+    fork_version INTEGER NOT NULL,
+    attrs TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS campaigns_newest_first ON campaigns (created_ms DESC, id DESC);
+CREATE TABLE IF NOT EXISTS events (
+    campaign TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (campaign, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commands (
+    campaign TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    first INTEGER NOT NULL,
+    last INTEGER NOT NULL,
+    PRIMARY KEY (campaign, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    campaign TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (campaign, version)
+) WITHOUT ROWID;
+"""
+
+_INFO_COLUMNS = "id, game, head, created_ms, updated_ms, parent, fork_version, attrs"
+_POLL_S = 0.2  # how often a waiter looks for appends made by another process
+_BUSY_S = 5.0  # how long a write waits for another process to release the file
+
+_encode_attrs = msgspec.json.Encoder().encode
+_decode_attrs = msgspec.json.Decoder(dict[str, str]).decode
+
+InfoRow = tuple[str, str, int, int, int, str | None, int, str]
+
+
+def _parse_info(row: InfoRow) -> CampaignInfo:
+    campaign_id, game, head, created_ms, updated_ms, parent, fork_version, attrs = row
+    return CampaignInfo(
+        id=campaign_id,
+        game=game,
+        head=head,
+        created_ms=created_ms,
+        updated_ms=updated_ms,
+        parent=parent,
+        fork_version=fork_version,
+        attrs=_decode_attrs(attrs),
+    )
+
+
+def _info(db: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
+    row = db.execute(
+        f"SELECT {_INFO_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,)
+    ).fetchone()
+    if row is None:
+        raise UnknownCampaign(campaign_id)
+    return _parse_info(row)
+
+
+@contextlib.contextmanager
+def _immediate(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction that takes the file's write lock before its first read."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path) -> None:
+        self._path = Path(path)
+        self._db: sqlite3.Connection | None = None
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._changed: dict[str, asyncio.Event] = {}
+        self._closed = False
+
+    def _open(self) -> sqlite3.Connection:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode: transactions are opened explicitly where they matter.
+        db = sqlite3.connect(self._path, isolation_level=None, timeout=_BUSY_S)
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(_SCHEMA)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._db is None:
+            self._db = self._open()
+        return work(self._db)
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._worker, self._call, work)
+        except (sqlite3.OperationalError, OSError) as error:
+            raise StoreUnavailable(
+                f"The SQLite event store at {self._path} cannot be used: {error}"
+            ) from error
+
+    def _changed_event(self, campaign_id: str) -> asyncio.Event:
+        event = self._changed.get(campaign_id)
+        if event is None:
+            event = self._changed[campaign_id] = asyncio.Event()
+        return event
+
+    async def _insert(self, info: CampaignInfo) -> CampaignInfo:
+        def work(db: sqlite3.Connection) -> None:
+            try:
+                db.execute(
+                    f"INSERT INTO campaigns ({_INFO_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        info.id,
+                        info.game,
+                        info.head,
+                        info.created_ms,
+                        info.updated_ms,
+                        info.parent,
+                        info.fork_version,
+                        _encode_attrs(info.attrs),
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                raise CampaignExists(info.id) from None
+
+        await self._run(work)
+        return info
+
+    async def create(
+        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+    ) -> CampaignInfo:
+        info = CampaignInfo(
+            id=campaign_id,
+            game=game,
+            head=0,
+            created_ms=now_ms,
+            updated_ms=now_ms,
+            attrs=dict(attrs or {}),
+        )
+        return await self._insert(info)
+
+    async def fork(
+        self,
+        parent_id: str,
+        at: int,
+        child_id: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+    ) -> CampaignInfo:
+        # A parent's head only grows, so a fork point checked here stays valid.
+        parent = await self.info(parent_id)
+        if not 0 <= at <= parent.head:
+            raise ValueError(f"Cannot fork {parent_id} at {at}: its head is {parent.head}.")
+        info = CampaignInfo(
+            id=child_id,
+            game=parent.game,
+            head=at,
+            created_ms=now_ms,
+            updated_ms=now_ms,
+            parent=parent_id,
+            fork_version=at,
+            attrs=dict(attrs or {}),
+        )
+        return await self._insert(info)
+
+    async def info(self, campaign_id: str) -> CampaignInfo:
+        return await self._run(lambda db: _info(db, campaign_id))
+
+    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            with _immediate(db):
+                merged = {**_info(db, campaign_id).attrs, **attrs}
+                db.execute(
+                    "UPDATE campaigns SET attrs = ? WHERE id = ?",
+                    (_encode_attrs(merged), campaign_id),
+                )
+
+        await self._run(work)
+
+    async def append(
+        self,
+        campaign_id: str,
+        expected_version: int,
+        events: Sequence[bytes],
+        *,
+        command_id: str | None = None,
+        now_ms: int = 0,
+    ) -> AppendResult:
+        check_events(events)
+
+        def work(db: sqlite3.Connection) -> AppendResult:
+            with _immediate(db):
+                row = db.execute(
+                    "SELECT head FROM campaigns WHERE id = ?", (campaign_id,)
+                ).fetchone()
+                if row is None:
+                    raise UnknownCampaign(campaign_id)
+                if command_id is not None:
+                    seen = db.execute(
+                        "SELECT first, last FROM commands WHERE campaign = ? AND command_id = ?",
+                        (campaign_id, command_id),
+                    ).fetchone()
+                    if seen is not None:
+                        return AppendResult(first=seen[0], last=seen[1], duplicate=True)
+                head: int = row[0]
+                if expected_version != head:
+                    raise VersionConflict(campaign_id, expected_version, head)
+                result = AppendResult(first=head + 1, last=head + len(events))
+                db.executemany(
+                    "INSERT INTO events (campaign, version, data) VALUES (?, ?, ?)",
+                    [(campaign_id, version, data) for version, data in enumerate(events, head + 1)],
+                )
+                db.execute(
+                    "UPDATE campaigns SET head = ?, updated_ms = max(updated_ms, ?) WHERE id = ?",
+                    (result.last, now_ms, campaign_id),
+                )
+                if command_id is not None:
+                    db.execute(
+                        "INSERT INTO commands (campaign, command_id, first, last)"
+                        " VALUES (?, ?, ?, ?)",
+                        (campaign_id, command_id, result.first, result.last),
+                    )
+                return result
+
+        result = await self._run(work)
+        if not result.duplicate:
+            changed = self._changed.pop(campaign_id, None)
+            if changed is not None:
+                changed.set()
+        return result
+
+    async def _read_own(
+        self, campaign_id: str, after: int, until: int, limit: int | None
+    ) -> list[StoredEvent]:
+        def work(db: sqlite3.Connection) -> list[StoredEvent]:
+            rows = db.execute(
+                "SELECT version, data FROM events"
+                " WHERE campaign = ? AND version > ? AND version <= ? ORDER BY version LIMIT ?",
+                (campaign_id, after, until, -1 if limit is None else limit),
+            )
+            return [StoredEvent(version, data) for version, data in rows]
+
+        return await self._run(work)
+
+    async def read(
+        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        return await read_through(self.info, self._read_own, campaign_id, after, until, limit)
+
+    async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
+        def work(db: sqlite3.Connection) -> AppendResult | None:
+            _info(db, campaign_id)
+            row = db.execute(
+                "SELECT first, last FROM commands WHERE campaign = ? AND command_id = ?",
+                (campaign_id, command_id),
+            ).fetchone()
+            return None if row is None else AppendResult(first=row[0], last=row[1])
+
+        return await self._run(work)
+
+    async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            with _immediate(db):
+                _info(db, campaign_id)
+                db.execute(
+                    "INSERT OR REPLACE INTO snapshots (campaign, version, data) VALUES (?, ?, ?)",
+                    (campaign_id, version, data),
+                )
+
+        await self._run(work)
+
+    async def _own_snapshot(self, campaign_id: str, lowest: int, at_most: int) -> Snapshot | None:
+        def work(db: sqlite3.Connection) -> Snapshot | None:
+            row = db.execute(
+                "SELECT version, data FROM snapshots WHERE campaign = ? AND version BETWEEN ? AND ?"
+                " ORDER BY version DESC LIMIT 1",
+                (campaign_id, lowest, at_most),
+            ).fetchone()
+            return None if row is None else Snapshot(row[0], row[1])
+
+        return await self._run(work)
+
+    async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
+        return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
+
+    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            # Taken before reading, so an append between the read and the wait still wakes us.
+            changed = self._changed_event(campaign_id)
+            found = await self.read(campaign_id, after)
+            remaining = deadline - loop.time()
+            if found or remaining <= 0:
+                return found
+            # Another process writing the same file cannot set our event, hence the polling.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(remaining, _POLL_S))
+
+    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+        def work(db: sqlite3.Connection) -> list[CampaignInfo]:
+            rows = db.execute(
+                f"SELECT {_INFO_COLUMNS} FROM campaigns"
+                " ORDER BY created_ms DESC, id DESC LIMIT ? OFFSET ?",
+                (max(limit, 0), offset),
+            )
+            return [_parse_info(row) for row in rows]
+
+        return await self._run(work)
+
+    async def ping(self) -> None:
+        await self._run(lambda db: db.execute("SELECT 1").fetchone())
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+
+        def work() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        await asyncio.get_running_loop().run_in_executor(self._worker, work)
+        self._worker.shutdown(wait=True)

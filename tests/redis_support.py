@@ -1,0 +1,139 @@
+"""A real Redis for the tests that need one.
+
+``running_redis()`` yields a URL, trying in order: ``TABLETALE_TEST_REDIS_URL``, a Redis on
+``127.0.0.1:6379`` that answers PING, and a private ``redis-server`` started on a free port (no
+persistence, in a temporary directory) and stopped afterwards. Without any of them the tests fail:
+the Redis adapter is only tested against the real thing.
+
+The Redis may be shared with everything else on the machine, so tests keep to their own key prefix
+and remove it with ``delete_prefix``; nothing here flushes a database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+import redis.asyncio
+
+URL_VARIABLE = "TABLETALE_TEST_REDIS_URL"
+LOCAL_URL = "redis://127.0.0.1:6379/0"
+_READY = b"Ready to accept connections"
+_START_TIMEOUT_S = 15.0
+
+
+def answers(url: str) -> bool:
+    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+    try:
+        return bool(client.ping())
+    except (redis.exceptions.RedisError, OSError):
+        return False
+    finally:
+        client.close()
+
+
+@contextlib.contextmanager
+def running_redis() -> Iterator[str]:
+    configured = os.environ.get(URL_VARIABLE)
+    if configured:
+        if not answers(configured):
+            pytest.fail(f"{URL_VARIABLE} is {configured}, but nothing answers there.", False)
+        yield configured
+    elif answers(LOCAL_URL):
+        yield LOCAL_URL
+    else:
+        with _private_redis() as url:
+            yield url
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _await_ready(server: subprocess.Popen[bytes]) -> bytes:
+    """Read the server's log until it says it is ready; returns what it printed."""
+    assert server.stdout is not None
+    output = b""
+    deadline = time.monotonic() + _START_TIMEOUT_S
+    with selectors.DefaultSelector() as selector:
+        selector.register(server.stdout, selectors.EVENT_READ)
+        while _READY not in output:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                raise TimeoutError(output.decode(errors="replace"))
+            chunk = os.read(server.stdout.fileno(), 65536)
+            if not chunk:
+                raise ChildProcessError(output.decode(errors="replace"))
+            output += chunk
+    return output
+
+
+@contextlib.contextmanager
+def _private_redis() -> Iterator[str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail(
+            f"The Redis tests need a Redis: set {URL_VARIABLE}, run one on 127.0.0.1:6379, "
+            "or install redis-server so the tests can start their own.",
+            False,
+        )
+    with tempfile.TemporaryDirectory(prefix="tabletale-redis-") as workdir:
+        port = _free_port()
+        command = [binary, "--port", str(port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", workdir]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert server.stdout is not None
+        # Keeps draining the log once the server is up, so it never blocks on a full pipe.
+        drain = threading.Thread(target=server.stdout.read, daemon=True)
+        try:
+            try:
+                _await_ready(server)
+            except (TimeoutError, ChildProcessError) as failure:
+                pytest.fail(f"redis-server on port {port} did not start:\n{failure}", False)
+            drain.start()
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            if drain.is_alive():
+                drain.join(timeout=10)
+            server.stdout.close()
+
+
+def _glob_escape(text: str) -> str:
+    return "".join(f"\\{char}" if char in "*?[]\\" else char for char in text)
+
+
+async def delete_prefix(url: str, prefix: str) -> int:
+    """Delete every key that starts with ``<prefix>:``; returns how many there were."""
+    client = redis.asyncio.Redis.from_url(url)
+    deleted = 0
+    try:
+        batch: list[bytes] = []
+        async for key in client.scan_iter(match=f"{_glob_escape(prefix)}:*", count=1000):
+            batch.append(key)
+            if len(batch) >= 500:
+                deleted += await client.unlink(*batch)
+                batch.clear()
+        if batch:
+            deleted += await client.unlink(*batch)
+    finally:
+        await client.aclose()
+    return deleted

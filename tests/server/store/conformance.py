@@ -1,0 +1,14 @@
+"""The behaviour every event store adapter shares.
+
+An adapter's test module provides a ``store`` fixture and subclasses ``StoreConformance``; the class
+names keep pytest from collecting the abstract suite itself.
+"""
+
+from __future__ import annotations
+
+from tests.server.store.conformance_lineage import LineageConformance
+from tests.server.store.conformance_streams import StreamConformance
+
+
+class StoreConformance(StreamConformance, LineageConformance):
+    pass

@@ -1,0 +1,201 @@
+"""Conformance, part two: forks, snapshots, attributes, the catalog and tailing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.store.base import (
+    AppendResult,
+    CampaignExists,
+    EventStore,
+    Snapshot,
+    StoredEvent,
+    UnknownCampaign,
+    VersionConflict,
+)
+from tests.server.store.helpers import (
+    LONG_WAIT_S,
+    PROMPT_S,
+    batch,
+    campaign_with,
+    family,
+    payloads,
+)
+
+
+class LineageConformance:
+    # Forks
+
+    async def test_a_fork_reads_the_parent_prefix_then_its_own_events(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "parent", 5)
+        info = await store.fork("parent", 3, "child", now_ms=2_000, attrs={"why": "try again"})
+        assert (info.id, info.game, info.head) == ("child", "gil_ennis", 3)
+        assert (info.parent, info.fork_version, info.attrs) == ("parent", 3, {"why": "try again"})
+        assert await store.info("child") == info
+        assert payloads(await store.read("child")) == [b"p1", b"p2", b"p3"]
+        assert await store.append("child", 3, [b"c4", b"c5"]) == AppendResult(4, 5)
+        assert await store.read("child") == [
+            StoredEvent(1, b"p1"),
+            StoredEvent(2, b"p2"),
+            StoredEvent(3, b"p3"),
+            StoredEvent(4, b"c4"),
+            StoredEvent(5, b"c5"),
+        ]
+
+    async def test_parent_and_fork_do_not_see_each_others_appends(self, store: EventStore) -> None:
+        await family(store)
+        await store.append("parent", 5, [b"p6"])
+        assert payloads(await store.read("parent")) == [b"p1", b"p2", b"p3", b"p4", b"p5", b"p6"]
+        assert payloads(await store.read("child")) == [b"p1", b"p2", b"p3", b"c4", b"c5"]
+        assert (await store.info("parent")).head == 6
+        assert (await store.info("child")).head == 5
+        with pytest.raises(VersionConflict) as raised:
+            await store.append("child", 3, [b"stale"])
+        assert raised.value.actual == 5
+
+    async def test_a_fork_of_a_fork_reads_through_both_parents(self, store: EventStore) -> None:
+        await family(store)
+        assert payloads(await store.read("grandchild")) == [b"p1", b"p2", b"p3", b"c4", b"g5"]
+        assert payloads(await store.read("child")) == [b"p1", b"p2", b"p3", b"c4", b"c5"]
+        info = await store.info("grandchild")
+        assert (info.parent, info.fork_version, info.head) == ("child", 4, 5)
+
+    async def test_forks_at_the_head_and_at_zero(self, store: EventStore) -> None:
+        await campaign_with(store, "parent", 4)
+        await store.fork("parent", 4, "at-head", now_ms=2)
+        await store.fork("parent", 0, "at-zero", now_ms=2)
+        assert payloads(await store.read("at-head")) == [b"p1", b"p2", b"p3", b"p4"]
+        assert await store.read("at-zero") == []
+        assert await store.append("at-head", 4, [b"h5"]) == AppendResult(5, 5)
+        assert await store.append("at-zero", 0, [b"z1"]) == AppendResult(1, 1)
+        assert payloads(await store.read("at-zero")) == [b"z1"]
+        assert payloads(await store.read("at-head", 3)) == [b"p4", b"h5"]
+
+    async def test_a_fork_point_past_the_head_or_taken_id_is_refused(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "parent", 2)
+        await store.create("taken", "eila", now_ms=1)
+        for at in (3, -1):
+            with pytest.raises(ValueError):
+                await store.fork("parent", at, "child", now_ms=2)
+        with pytest.raises(CampaignExists):
+            await store.fork("parent", 1, "taken", now_ms=2)
+        with pytest.raises(UnknownCampaign):
+            await store.info("child")
+        assert (await store.info("taken")).game == "eila"
+
+    # Snapshots
+
+    async def test_load_snapshot_finds_the_newest_at_or_below(self, store: EventStore) -> None:
+        await campaign_with(store, "c", 10)
+        assert await store.load_snapshot("c", 10) is None
+        for version in (5, 2, 9):
+            await store.save_snapshot("c", version, f"s{version}".encode())
+        assert await store.load_snapshot("c", 10) == Snapshot(9, b"s9")
+        assert await store.load_snapshot("c", 9) == Snapshot(9, b"s9")
+        assert await store.load_snapshot("c", 8) == Snapshot(5, b"s5")
+        assert await store.load_snapshot("c", 4) == Snapshot(2, b"s2")
+        assert await store.load_snapshot("c", 1) is None
+        await store.save_snapshot("c", 5, b"s5 again")
+        assert await store.load_snapshot("c", 8) == Snapshot(5, b"s5 again")
+
+    async def test_a_fork_loads_snapshots_of_the_shared_prefix_only(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "parent", 10)
+        await store.save_snapshot("parent", 3, b"parent at 3")
+        await store.save_snapshot("parent", 8, b"parent at 8")
+        await store.fork("parent", 6, "child", now_ms=2)
+        await store.append("child", 6, batch("c", 4))
+        assert await store.load_snapshot("child", 100) == Snapshot(3, b"parent at 3")
+        await store.save_snapshot("child", 7, b"child at 7")
+        assert await store.load_snapshot("child", 100) == Snapshot(7, b"child at 7")
+        assert await store.load_snapshot("child", 6) == Snapshot(3, b"parent at 3")
+        assert await store.load_snapshot("parent", 100) == Snapshot(8, b"parent at 8")
+        await store.fork("child", 9, "grandchild", now_ms=3)
+        assert await store.load_snapshot("grandchild", 9) == Snapshot(7, b"child at 7")
+
+    # Attributes
+
+    async def test_attrs_are_kept_and_merged(self, store: EventStore) -> None:
+        await store.create("c", "gil_ennis", now_ms=1, attrs={"title": "Rain", "seats": "2"})
+        await store.set_attrs("c", {"title": "Rain on the road", "seed_hash": "ab:cd"})
+        await store.set_attrs("c", {})
+        assert (await store.info("c")).attrs == {
+            "title": "Rain on the road",
+            "seats": "2",
+            "seed_hash": "ab:cd",
+        }
+
+    async def test_a_fork_has_attrs_of_its_own(self, store: EventStore) -> None:
+        await store.create("parent", "gil_ennis", now_ms=1, attrs={"title": "Original"})
+        await store.fork("parent", 0, "child", now_ms=2, attrs={"title": "Branch"})
+        await store.set_attrs("child", {"note": "é"})
+        assert (await store.info("parent")).attrs == {"title": "Original"}
+        assert (await store.info("child")).attrs == {"title": "Branch", "note": "é"}
+
+    # Catalog
+
+    async def test_catalog_lists_newest_first_with_offset_and_limit(
+        self, store: EventStore
+    ) -> None:
+        for campaign_id, created in (("a", 10), ("b", 30), ("c", 20), ("e", 20)):
+            await store.create(campaign_id, "gil_ennis", now_ms=created)
+        await store.append("a", 0, [b"a1"], now_ms=50)
+        await store.fork("a", 1, "d", now_ms=40)
+        listed = await store.list_campaigns()
+        # Equal creation times fall back to the id, in the same (descending) direction.
+        assert [info.id for info in listed] == ["d", "b", "e", "c", "a"]
+        assert listed[-1].head == 1
+        assert listed[0].parent == "a"
+        page = await store.list_campaigns(offset=1, limit=2)
+        assert [info.id for info in page] == ["b", "e"]
+        assert await store.list_campaigns(offset=5) == []
+        assert await store.list_campaigns(limit=0) == []
+
+    # Tailing
+
+    async def test_wait_for_returns_at_once_when_events_exist(self, store: EventStore) -> None:
+        await campaign_with(store, "c", 3)
+        found = await asyncio.wait_for(store.wait_for("c", 1, LONG_WAIT_S), PROMPT_S)
+        assert found == [StoredEvent(2, b"p2"), StoredEvent(3, b"p3")]
+
+    async def test_a_waiter_receives_events_appended_after_it_started(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "c", 1)
+        waiter = asyncio.create_task(store.wait_for("c", 1, LONG_WAIT_S))
+        done, _ = await asyncio.wait({waiter}, timeout=0.1)
+        assert not done, "a waiter with nothing new to read must keep waiting"
+        await store.append("c", 1, [b"n2", b"n3"])
+        found = await asyncio.wait_for(waiter, PROMPT_S)
+        assert found == [StoredEvent(2, b"n2"), StoredEvent(3, b"n3")]
+
+    async def test_every_waiter_receives_the_same_append(self, store: EventStore) -> None:
+        await family(store)
+        waiters = [asyncio.create_task(store.wait_for("child", 5, LONG_WAIT_S)) for _ in range(3)]
+        done, _ = await asyncio.wait(waiters, timeout=0.1)
+        assert not done
+        await store.append("parent", 5, [b"p6"])  # the parent's appends are not the child's
+        await store.append("child", 5, [b"c6"])
+        for waiter in waiters:
+            assert await asyncio.wait_for(waiter, PROMPT_S) == [StoredEvent(6, b"c6")]
+
+    async def test_a_fork_waiter_gets_inherited_events_at_once(self, store: EventStore) -> None:
+        await family(store)
+        found = await asyncio.wait_for(store.wait_for("grandchild", 2, LONG_WAIT_S), PROMPT_S)
+        assert payloads(found) == [b"p3", b"c4", b"g5"]
+
+    async def test_a_waiter_without_appends_returns_nothing_after_its_timeout(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "c", 2)
+        assert await asyncio.wait_for(store.wait_for("c", 2, 0.2), PROMPT_S) == []
+
+    async def test_ping_answers(self, store: EventStore) -> None:
+        await store.ping()

@@ -1,0 +1,36 @@
+"""Small builders and readers shared by the store conformance suite."""
+
+from __future__ import annotations
+
+from server.store.base import EventStore, StoredEvent
+
+# Generous bounds: a waiter that should return at once must do so well inside them.
+PROMPT_S = 5.0
+LONG_WAIT_S = 30.0
+
+
+def batch(tag: str, count: int) -> list[bytes]:
+    return [f"{tag}{n}".encode() for n in range(1, count + 1)]
+
+
+def versions(events: list[StoredEvent]) -> list[int]:
+    return [event.version for event in events]
+
+
+def payloads(events: list[StoredEvent]) -> list[bytes]:
+    return [event.data for event in events]
+
+
+async def campaign_with(store: EventStore, campaign_id: str, count: int, *, tag: str = "p") -> None:
+    await store.create(campaign_id, "gil_ennis", now_ms=1_000)
+    if count:
+        await store.append(campaign_id, 0, batch(tag, count))
+
+
+async def family(store: EventStore) -> None:
+    """parent p1..p5; child forked at 3 with c4, c5; grandchild forked from child at 4 with g5."""
+    await campaign_with(store, "parent", 5)
+    await store.fork("parent", 3, "child", now_ms=2_000)
+    await store.append("child", 3, [b"c4", b"c5"])
+    await store.fork("child", 4, "grandchild", now_ms=3_000)
+    await store.append("grandchild", 4, [b"g5"])
