@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import redis.asyncio as aioredis
 
 from domain.core.engine import replay
 from domain.games import get_game
@@ -110,10 +111,10 @@ async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> Rep
 
     prefix = f"ttbench-{uuid.uuid4().hex[:8]}"
     redis = RedisStore.from_url(redis_url, prefix=prefix)
+    client = aioredis.Redis.from_url(redis_url)
     try:
         await copy_campaign(source, campaign_id, redis)
-        key = f"{prefix}:{{{campaign_id}}}:events"
-        client = redis.client
+        key = f"{prefix}:{{{campaign_id}}}:events"  # the stream key layout of RedisStore
         raw_s = await _best_of(3, lambda: client.xrange(key))
         redis_s = await _best_of(3, lambda: CampaignService(redis).replay(campaign_id))
         service = CampaignService(redis)
@@ -121,7 +122,8 @@ async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> Rep
         fork_10 = await _median_fork(service, campaign_id, max(10, origin))
         fork_max = await _median_fork(service, campaign_id, total)
     finally:
-        await _delete_prefix(redis, prefix)
+        await _delete_prefix(client, prefix)
+        await client.aclose()
         await redis.close()
 
     return ReplayFigures(
@@ -148,8 +150,7 @@ async def _median_fork(service: CampaignService, campaign_id: str, at: int) -> f
     return statistics.median(times)
 
 
-async def _delete_prefix(store: Any, prefix: str) -> None:
-    client = store.client
+async def _delete_prefix(client: aioredis.Redis, prefix: str) -> None:
     keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=1000)]
     for start in range(0, len(keys), 500):
         await client.delete(*keys[start : start + 500])

@@ -186,10 +186,7 @@ class CampaignService:
         if head is None:
             info = await self.store.info(campaign_id)
             game = get_game(info.game)
-            codec = codec_for(game)
-            first = await self.store.read(campaign_id, 0, 1)
-            created = codec.decode(first[0].data).event
-            assert isinstance(created, CampaignCreated)
+            created = await self._created(campaign_id, game)
             origin = int(info.attrs.get(ORIGIN, "1"))
             version, state = await self._rebuild(campaign_id, game, info.head)
             head = _Head(game, created.seats, origin, version, state)
@@ -258,10 +255,23 @@ class CampaignService:
         return await self._rebuild(campaign_id, get_game(info.game), version)
 
     async def game_of(self, campaign_id: str) -> Game:
-        return (await self._head(campaign_id)).game
+        head = self._heads.get(campaign_id)
+        if head is not None:
+            return head.game
+        return get_game((await self.store.info(campaign_id)).game)
 
     async def seats_of(self, campaign_id: str) -> tuple[str, ...]:
-        return (await self._head(campaign_id)).seats
+        head = self._heads.get(campaign_id)
+        if head is not None:
+            return head.seats
+        return (await self._created(campaign_id, await self.game_of(campaign_id))).seats
+
+    async def _created(self, campaign_id: str, game: Game) -> CampaignCreated:
+        """Version 1 of the campaign (a fork reads its root's)."""
+        first = await self.store.read(campaign_id, 0, 1)
+        created = codec_for(game).decode(first[0].data).event
+        assert isinstance(created, CampaignCreated)
+        return created
 
     async def events(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
@@ -373,7 +383,7 @@ class CampaignService:
                 f"not at {at}."
             )
         game = get_game(info.game)
-        parent_head = await self._head(campaign_id)
+        seats = await self.seats_of(campaign_id)
         child_id = self._fresh.campaign_id()
         inherited = {k: v for k, v in info.attrs.items() if k in (SEED_HASH, ORIGIN)}
         await self.store.fork(
@@ -381,18 +391,18 @@ class CampaignService:
         )
         seed_hash = inherited.get(SEED_HASH, "")
         if reseed is False:
-            return Created(child_id, game.name, parent_head.seats, seed_hash, at)
+            return Created(child_id, game.name, seats, seed_hash, at)
         seed = self._fresh.seed() if reseed is True else int(reseed)
         salt = self._fresh.salt()
         seed_hash = seed_commitment(seed, salt)
         await self.store.set_attrs(child_id, {SEED_HASH: seed_hash})
         _, state = await self.state_at(child_id, at)
-        head = _Head(game, parent_head.seats, origin, at, state)
+        head = _Head(game, seats, origin, at, state)
         self._remember(child_id, head)
         acted = await self._commit(
             child_id, head, [Reseeded(seed, salt)], seat=None, command_id=None
         )
-        return Created(child_id, game.name, parent_head.seats, seed_hash, acted.last)
+        return Created(child_id, game.name, seats, seed_hash, acted.last)
 
     async def _commit(
         self,
