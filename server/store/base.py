@@ -168,3 +168,36 @@ class EventStore(Protocol):
 def check_events(events: Sequence[bytes]) -> None:
     if not events:
         raise ValueError("An append needs at least one event.")
+
+
+def new_info(
+    campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None
+) -> CampaignInfo:
+    """The metadata of a campaign just created: no events yet."""
+    return CampaignInfo(
+        id=campaign_id,
+        game=game,
+        head=0,
+        created_ms=now_ms,
+        updated_ms=now_ms,
+        attrs=dict(attrs or {}),
+    )
+
+
+def forked_info(
+    parent: CampaignInfo, at: int, child_id: str, *, now_ms: int, attrs: dict[str, str] | None
+) -> CampaignInfo:
+    """The metadata of a fork of ``parent`` at version ``at``, which must be 0..head."""
+    # A parent's head only grows, so a fork point checked here stays valid.
+    if not 0 <= at <= parent.head:
+        raise ValueError(f"Cannot fork {parent.id} at {at}: its head is {parent.head}.")
+    return CampaignInfo(
+        id=child_id,
+        game=parent.game,
+        head=at,
+        created_ms=now_ms,
+        updated_ms=now_ms,
+        parent=parent.id,
+        fork_version=at,
+        attrs=dict(attrs or {}),
+    )

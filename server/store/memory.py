@@ -16,6 +16,8 @@ from server.store.base import (
     UnknownCampaign,
     VersionConflict,
     check_events,
+    forked_info,
+    new_info,
 )
 from server.store.lineage import read_through, snapshot_through
 
@@ -46,14 +48,7 @@ class MemoryStore:
     ) -> CampaignInfo:
         if campaign_id in self._campaigns:
             raise CampaignExists(campaign_id)
-        info = CampaignInfo(
-            id=campaign_id,
-            game=game,
-            head=0,
-            created_ms=now_ms,
-            updated_ms=now_ms,
-            attrs=dict(attrs or {}),
-        )
+        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs)
         self._campaigns[campaign_id] = _Campaign(info)
         return info
 
@@ -67,20 +62,9 @@ class MemoryStore:
         attrs: dict[str, str] | None = None,
     ) -> CampaignInfo:
         parent = self._get(parent_id).info
-        if not 0 <= at <= parent.head:
-            raise ValueError(f"Cannot fork {parent_id} at {at}: its head is {parent.head}.")
+        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs)
         if child_id in self._campaigns:
             raise CampaignExists(child_id)
-        info = CampaignInfo(
-            id=child_id,
-            game=parent.game,
-            head=at,
-            created_ms=now_ms,
-            updated_ms=now_ms,
-            parent=parent_id,
-            fork_version=at,
-            attrs=dict(attrs or {}),
-        )
         self._campaigns[child_id] = _Campaign(info)
         return info
 

@@ -34,6 +34,8 @@ from server.store.base import (
     UnknownCampaign,
     VersionConflict,
     check_events,
+    forked_info,
+    new_info,
 )
 from server.store.lineage import read_through, snapshot_through
 
@@ -154,15 +156,7 @@ class RedisStore:
     async def create(
         self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
     ) -> CampaignInfo:
-        info = CampaignInfo(
-            id=campaign_id,
-            game=game,
-            head=0,
-            created_ms=now_ms,
-            updated_ms=now_ms,
-            attrs=dict(attrs or {}),
-        )
-        return await self._create_meta(info)
+        return await self._create_meta(new_info(campaign_id, game, now_ms=now_ms, attrs=attrs))
 
     async def fork(
         self,
@@ -174,19 +168,9 @@ class RedisStore:
         attrs: dict[str, str] | None = None,
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
-        if not 0 <= at <= parent.head:
-            raise ValueError(f"Cannot fork {parent_id} at {at}: its head is {parent.head}.")
-        info = CampaignInfo(
-            id=child_id,
-            game=parent.game,
-            head=at,
-            created_ms=now_ms,
-            updated_ms=now_ms,
-            parent=parent_id,
-            fork_version=at,
-            attrs=dict(attrs or {}),
+        return await self._create_meta(
+            forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs)
         )
-        return await self._create_meta(info)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         with _reachable():

@@ -27,6 +27,8 @@ from server.store.base import (
     UnknownCampaign,
     VersionConflict,
     check_events,
+    forked_info,
+    new_info,
 )
 from server.store.lineage import read_through, snapshot_through
 
@@ -176,15 +178,7 @@ class SqliteStore:
     async def create(
         self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
     ) -> CampaignInfo:
-        info = CampaignInfo(
-            id=campaign_id,
-            game=game,
-            head=0,
-            created_ms=now_ms,
-            updated_ms=now_ms,
-            attrs=dict(attrs or {}),
-        )
-        return await self._insert(info)
+        return await self._insert(new_info(campaign_id, game, now_ms=now_ms, attrs=attrs))
 
     async def fork(
         self,
@@ -195,21 +189,8 @@ class SqliteStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
     ) -> CampaignInfo:
-        # A parent's head only grows, so a fork point checked here stays valid.
         parent = await self.info(parent_id)
-        if not 0 <= at <= parent.head:
-            raise ValueError(f"Cannot fork {parent_id} at {at}: its head is {parent.head}.")
-        info = CampaignInfo(
-            id=child_id,
-            game=parent.game,
-            head=at,
-            created_ms=now_ms,
-            updated_ms=now_ms,
-            parent=parent_id,
-            fork_version=at,
-            attrs=dict(attrs or {}),
-        )
-        return await self._insert(info)
+        return await self._insert(forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs))
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))
