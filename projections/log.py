@@ -1,0 +1,70 @@
+"""A viewer's copy of the event log: each event as that seat may see it.
+
+The game redacts its own events. The campaign-level events carry the seed, which stays secret while
+the campaign runs, so their ``seed`` and ``salt`` are left out until it has ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.core.events import CampaignCreated, Reseeded
+from domain.core.game import Game
+from projections.recorded import RecordedEvent
+
+_SECRET = ("seed", "salt")
+
+
+class SeenEvent(msgspec.Struct, frozen=True):
+    """One event of a viewer's log. ``event`` is the tagged event as plain data (``type`` first)."""
+
+    version: int
+    event: Any
+    seat: str | None = None
+    at_ms: int = 0
+
+
+def seen_event(game: Game, event: Any, seat: str | None, *, ended: bool) -> Any:
+    """``event`` as plain data, as ``seat`` may see it."""
+    if isinstance(event, CampaignCreated | Reseeded):
+        data: dict[str, Any] = msgspec.to_builtins(event)
+        if not ended:
+            for key in _SECRET:
+                data.pop(key, None)
+        return data
+    return msgspec.to_builtins(game.redact(event, seat))
+
+
+def seen(game: Game, recorded: RecordedEvent, seat: str | None, *, ended: bool) -> SeenEvent:
+    return SeenEvent(
+        recorded.version,
+        seen_event(game, recorded.event, seat, ended=ended),
+        recorded.seat,
+        recorded.at_ms,
+    )
+
+
+def seen_log(
+    game: Game, events: list[RecordedEvent], seat: str | None, *, ended: bool
+) -> list[SeenEvent]:
+    return [seen(game, recorded, seat, ended=ended) for recorded in events]
+
+
+class Seeding(msgspec.Struct, frozen=True):
+    """The seed behind a campaign's luck, published once it has ended."""
+
+    seed: int
+    salt: str
+    version: int
+
+
+def last_seeding(events: list[RecordedEvent]) -> Seeding | None:
+    """The seed in force at the head: the newest ``CampaignCreated`` or ``Reseeded``."""
+    found: Seeding | None = None
+    for recorded in events:
+        event = recorded.event
+        if isinstance(event, CampaignCreated | Reseeded):
+            found = Seeding(event.seed, event.salt, recorded.version)
+    return found

@@ -1,0 +1,119 @@
+"""Keeps the catalog (and the statistics derived from it) fresh, with a checkpoint per campaign.
+
+The checkpoint is the version each entry was built at; a pass rebuilds only the entries whose
+campaign has moved on since. Dropping the runner's memory and running a pass rebuilds everything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from domain.core.game import Game
+from projections.catalog import CatalogEntry, catalog_entry
+from projections.stats import GameStats, statistics
+
+log = logging.getLogger("tabletale.projections")
+
+
+class CampaignMeta(Protocol):
+    """What the runner reads of a campaign's metadata (``server.store.base.CampaignInfo``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def head(self) -> int: ...
+
+    @property
+    def created_ms(self) -> int: ...
+
+    @property
+    def updated_ms(self) -> int: ...
+
+    @property
+    def parent(self) -> str | None: ...
+
+    @property
+    def fork_version(self) -> int: ...
+
+
+class CampaignSource(Protocol):
+    async def campaigns(self, *, offset: int, limit: int) -> list[Any]:
+        """Campaign metadata (:class:`CampaignMeta`), newest first."""
+        ...
+
+    async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
+        """``(game, version, state)`` at the campaign's head."""
+        ...
+
+
+class CatalogRunner:
+    def __init__(self, source: CampaignSource, *, page: int = 200) -> None:
+        self._source = source
+        self._page = page
+        self._entries: dict[str, CatalogEntry] = {}
+
+    def checkpoint(self, campaign_id: str) -> int:
+        entry = self._entries.get(campaign_id)
+        return 0 if entry is None else entry.version
+
+    async def entries(self, infos: Iterable[Any]) -> list[CatalogEntry]:
+        """Fresh entries for ``infos`` (in their order), rebuilding those behind their head."""
+        result: list[CatalogEntry] = []
+        for info in infos:
+            entry = await self._fresh(info)
+            if entry is not None:
+                result.append(entry)
+        return result
+
+    async def _fresh(self, info: CampaignMeta) -> CatalogEntry | None:
+        entry = self._entries.get(info.id)
+        if entry is not None and entry.version >= info.head:
+            return entry
+        if info.head == 0:  # being created right now
+            return None
+        game, version, state = await self._source.head(info.id)
+        entry = catalog_entry(
+            game,
+            state,
+            campaign_id=info.id,
+            version=version,
+            created_ms=info.created_ms,
+            updated_ms=info.updated_ms,
+            parent=info.parent,
+            fork_version=info.fork_version,
+        )
+        self._entries[info.id] = entry
+        return entry
+
+    async def run_once(self) -> int:
+        """One pass over every campaign; returns how many entries were rebuilt."""
+        rebuilt = 0
+        offset = 0
+        while True:
+            infos = await self._source.campaigns(offset=offset, limit=self._page)
+            for info in infos:
+                before = self.checkpoint(info.id)
+                entry = await self._fresh(info)
+                if entry is not None and entry.version != before:
+                    rebuilt += 1
+            if len(infos) < self._page:
+                return rebuilt
+            offset += self._page
+
+    async def run(self, *, interval: float) -> None:
+        """Passes forever, ``interval`` seconds apart; a failed pass is logged and retried."""
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # a store outage must not end the runner
+                log.warning("Catalog pass failed: %s", error)
+            await asyncio.sleep(interval)
+
+    def statistics(self) -> list[GameStats]:
+        return statistics(self._entries.values())

@@ -1,0 +1,69 @@
+"""Statistics per game (and per chapter for games that have chapters), from catalog entries.
+
+A game's length is the number of versions its campaign took to finish; running campaigns are
+counted but do not enter wins, losses or the average length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from projections.catalog import CatalogEntry
+
+
+class Tally(msgspec.Struct, frozen=True):
+    games: int = 0
+    running: int = 0
+    wins: int = 0
+    losses: int = 0
+    average_length: float = 0.0
+
+
+class GameStats(msgspec.Struct, frozen=True):
+    game: str
+    totals: Tally
+    chapters: dict[str, Tally] = {}
+
+
+class _Counter:
+    __slots__ = ("games", "length", "losses", "running", "wins")
+
+    def __init__(self) -> None:
+        self.games = self.running = self.wins = self.losses = self.length = 0
+
+    def add(self, entry: CatalogEntry) -> None:
+        self.games += 1
+        if entry.status == "running":
+            self.running += 1
+            return
+        if entry.status == "won":
+            self.wins += 1
+        else:
+            self.losses += 1
+        self.length += entry.version
+
+    def tally(self) -> Tally:
+        finished = self.wins + self.losses
+        average = self.length / finished if finished else 0.0
+        return Tally(self.games, self.running, self.wins, self.losses, round(average, 2))
+
+
+def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
+    """Per-game statistics, sorted by game name; chapters sorted by name."""
+    totals: dict[str, _Counter] = {}
+    chapters: dict[str, dict[str, _Counter]] = {}
+    for entry in entries:
+        totals.setdefault(entry.game, _Counter()).add(entry)
+        if entry.chapter is not None:
+            per_game = chapters.setdefault(entry.game, {})
+            per_game.setdefault(entry.chapter, _Counter()).add(entry)
+    return [
+        GameStats(
+            game,
+            totals[game].tally(),
+            {name: c.tally() for name, c in sorted(chapters.get(game, {}).items())},
+        )
+        for game in sorted(totals)
+    ]

@@ -1,0 +1,49 @@
+"""The readable log: one line per event that the game (or the campaign) has something to say about.
+
+Lines come from the game's ``describe(event, state_after)``; a timeline line is public, so games
+describe events without their hidden details. Campaign-level events get their own lines here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from domain.core.engine import states
+from domain.core.events import CampaignCreated, Reseeded, Rewound
+from domain.core.game import Game
+from projections.recorded import RecordedEvent
+
+
+class Line(msgspec.Struct, frozen=True):
+    version: int
+    text: str
+    at_ms: int = 0
+
+
+def campaign_line(game: Game, event: Any) -> str | None:
+    match event:
+        case CampaignCreated(seats=seats):
+            return f"A campaign of {game.title} began with seats {', '.join(seats)}."
+        case Reseeded():
+            return "The campaign was forked with fresh luck."
+        case Rewound(to=to):
+            return f"The campaign was rewound to version {to}."
+    return None
+
+
+def timeline(game: Game, events: Sequence[RecordedEvent]) -> list[Line]:
+    """The lines of a whole stream (``events`` from version 1, rewinds included)."""
+    pairs = [(recorded.version, recorded.event) for recorded in events]
+    lines: list[Line] = []
+    for recorded, (_, state) in zip(events, states(game, pairs), strict=True):
+        event = recorded.event
+        if isinstance(event, CampaignCreated | Reseeded | Rewound):
+            text = campaign_line(game, event)
+        else:
+            text = game.describe(event, state)
+        if text is not None:
+            lines.append(Line(recorded.version, text, recorded.at_ms))
+    return lines

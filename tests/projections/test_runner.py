@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.game import Game
+from projections.runner import CatalogRunner
+from server.service import CampaignService, Counted
+from server.store.memory import MemoryStore
+
+
+class Source:
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
+        self.rebuilt: list[str] = []
+
+    async def campaigns(self, *, offset: int, limit: int) -> list[Any]:
+        return list(await self.service.store.list_campaigns(offset=offset, limit=limit))
+
+    async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
+        self.rebuilt.append(campaign_id)
+        version, state = await self.service.state_at(campaign_id)
+        return await self.service.game_of(campaign_id), version, state
+
+
+async def test_a_pass_rebuilds_only_the_campaigns_past_their_checkpoint() -> None:
+    service = CampaignService(MemoryStore(), fresh=Counted("r", 1), clock=lambda: 0)
+    source = Source(service)
+    runner = CatalogRunner(source, page=2)
+    ids = [(await service.create("dice-race", options={"target": 500})).id for _ in range(3)]
+    assert await runner.run_once() == 3
+    assert sorted(source.rebuilt) == sorted(ids)
+    assert await runner.run_once() == 0
+    await service.act(ids[1], "player", "hold", expected_version=2)
+    source.rebuilt.clear()
+    assert await runner.run_once() == 1
+    assert source.rebuilt == [ids[1]] and runner.checkpoint(ids[1]) == 3
+    (stats,) = runner.statistics()
+    assert stats.game == "dice-race" and stats.totals.running == 3
+
+
+async def test_a_fresh_runner_rebuilds_the_same_catalog() -> None:
+    service = CampaignService(MemoryStore(), fresh=Counted("r", 2), clock=lambda: 0)
+    created = await service.create("dice-race", options={"target": 1})
+    version = created.version
+    while await service.outcome(created.id) == "running":
+        version = (await service.act(created.id, "player", "roll", expected_version=version)).last
+    first, second = CatalogRunner(Source(service)), CatalogRunner(Source(service))
+    infos = await service.store.list_campaigns()
+    assert await first.entries(infos) == await second.entries(infos)
+    (entry,) = await first.entries(infos)
+    assert entry.status == "won" and entry.version == version
