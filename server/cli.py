@@ -138,7 +138,7 @@ async def _replay(args: argparse.Namespace) -> int:
     from server.store.base import StoreError
     from server.stores import open_store
 
-    store = await open_store(redis_url=args.redis_url, data_dir=args.data_dir)
+    store, _ = open_store(redis_url=args.redis_url, data_dir=args.data_dir)
     try:
         service = CampaignService(store)
         if args.verify:

@@ -1,27 +1,34 @@
-"""Choosing and opening the event store from configuration."""
+"""Choosing and opening the event store from configuration (CLI and server alike)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from server.store.base import EventStore
 
 SQLITE_FILE = "tabletale.sqlite3"
+PREFIX_VARIABLE = "TABLETALE_REDIS_PREFIX"
 
 
-def describe_store(*, redis_url: str | None, data_dir: str) -> str:
-    if redis_url:
-        return f"Redis Streams store at {redis_url}"
-    return f"embedded SQLite store at {Path(data_dir) / SQLITE_FILE} (no Redis URL given)"
-
-
-async def open_store(*, redis_url: str | None, data_dir: str, prefix: str = "tt") -> EventStore:
-    """The Redis store when a URL is given, else the embedded SQLite store under ``data_dir``."""
+def open_store(*, redis_url: str | None, data_dir: str) -> tuple[EventStore, str]:
+    """The Redis store when a URL is given, else the embedded SQLite store under ``data_dir``,
+    with a sentence that says which. ``TABLETALE_REDIS_PREFIX`` sets the Redis key prefix."""
     if redis_url:
         from server.store.redis import RedisStore
 
-        return RedisStore.from_url(redis_url, prefix=prefix)
+        prefix = os.environ.get(PREFIX_VARIABLE, "tt")
+        store = RedisStore.from_url(redis_url, prefix=prefix)
+        return store, f"Using the Redis event store at {_safe(redis_url)} (key prefix {prefix!r})."
     from server.store.sqlite import SqliteStore
 
-    Path(data_dir).mkdir(parents=True, exist_ok=True)
-    return SqliteStore(Path(data_dir) / SQLITE_FILE)
+    path = Path(data_dir) / SQLITE_FILE
+    return SqliteStore(path), f"Using the embedded SQLite event store at {path} (no Redis URL)."
+
+
+def _safe(url: str) -> str:
+    """``url`` without a password."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.split("@", 1)[1]
+    return scheme + sep + rest

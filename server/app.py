@@ -1,0 +1,94 @@
+"""The Starlette application: routes, shared context, and background tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.routing import Route, WebSocketRoute
+
+from domain.core.game import Game
+from projections.runner import CatalogRunner
+from server import openapi
+from server.fanout import Hub
+from server.http import campaigns, commands, ops, reads
+from server.http.context import Context
+from server.metrics import Metrics
+from server.service import CampaignService
+from server.ws.replay import replay_socket
+from server.ws.session import campaign_socket
+
+
+class _Source:
+    """The catalog runner's view of the service."""
+
+    def __init__(self, service: CampaignService) -> None:
+        self._service = service
+
+    async def campaigns(self, *, offset: int, limit: int) -> list[Any]:
+        return list(await self._service.store.list_campaigns(offset=offset, limit=limit))
+
+    async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
+        version, state = await self._service.state_at(campaign_id)
+        return await self._service.game_of(campaign_id), version, state
+
+
+def _cached(service: CampaignService) -> float:
+    heads: Any = getattr(service, "_heads", {})
+    return float(len(heads))
+
+
+def routes() -> list[Route | WebSocketRoute]:
+    api = "/api/campaigns"
+    return [
+        Route(api, campaigns.create_campaign, methods=["POST"]),
+        Route(api, campaigns.list_campaigns, methods=["GET"]),
+        Route(api + "/{id}", campaigns.get_campaign, methods=["GET"]),
+        Route(api + "/{id}/events", reads.events, methods=["GET"]),
+        Route(api + "/{id}/state", reads.state, methods=["GET"]),
+        Route(api + "/{id}/timeline", reads.timeline_of, methods=["GET"]),
+        Route(api + "/{id}/actions", commands.act, methods=["POST"]),
+        Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
+        Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
+        Route("/api/stats", reads.stats, methods=["GET"]),
+        Route("/healthz", ops.healthz, methods=["GET"]),
+        Route("/readyz", ops.readyz, methods=["GET"]),
+        Route("/metrics", ops.metrics, methods=["GET"]),
+        Route("/openapi.json", ops.openapi, methods=["GET"]),
+        WebSocketRoute("/ws/campaigns/{id}", campaign_socket),
+        WebSocketRoute("/ws/campaigns/{id}/replay", replay_socket),
+    ]
+
+
+def create_app(
+    service: CampaignService,
+    *,
+    tail_block: float = 5.0,
+    catalog_interval: float = 10.0,
+    close_store: bool = False,
+) -> Starlette:
+    """The app for a ready service; ``close_store`` closes the store when the app stops."""
+    metrics = Metrics()
+    metrics.campaigns_cached = lambda: _cached(service)
+    hub = Hub(service, block=tail_block)
+    ctx = Context(service, hub, metrics, CatalogRunner(_Source(service)))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        runner = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
+        try:
+            yield
+        finally:
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+            await hub.close()
+            if close_store:
+                await service.store.close()
+
+    app = Starlette(routes=routes(), lifespan=lifespan)
+    app.state.ctx = ctx
+    app.state.openapi = openapi.build(openapi.OPERATIONS)
+    return app

@@ -1,0 +1,69 @@
+"""Seat tokens: one secret per seat, handed out once and stored only as a SHA-256 hash.
+
+A request with no token is a spectator's (read-only, spectator view), unless the campaign was
+created private. A token that matches no seat is refused rather than downgraded to a spectator.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from hashlib import sha256
+from typing import Protocol
+
+from server.errors import ApiError
+from server.store.base import CampaignInfo
+
+PRIVATE = "private"
+TOKEN_PREFIX = "token:"
+
+
+class AttrSource(Protocol):
+    async def info(self, campaign_id: str) -> CampaignInfo: ...
+
+
+def new_tokens(seats: Sequence[str]) -> dict[str, str]:
+    return {seat: secrets.token_urlsafe(24) for seat in seats}
+
+
+def token_hash(token: str) -> str:
+    return sha256(token.encode()).hexdigest()
+
+
+def token_attrs(tokens: Mapping[str, str]) -> dict[str, str]:
+    """The campaign attributes that remember ``tokens`` (hashes only)."""
+    return {TOKEN_PREFIX + seat: token_hash(token) for seat, token in tokens.items()}
+
+
+def is_private(attrs: Mapping[str, str]) -> bool:
+    return attrs.get(PRIVATE) == "1"
+
+
+def seat_for(attrs: Mapping[str, str], token: str | None) -> str | None:
+    """The seat ``token`` opens, None for a spectator; raises ApiError when refused."""
+    if token is None:
+        if is_private(attrs):
+            raise ApiError("forbidden", "This campaign is private; present a seat token.")
+        return None
+    digest = token_hash(token)
+    for key, stored in sorted(attrs.items()):
+        if key.startswith(TOKEN_PREFIX) and hmac.compare_digest(stored, digest):
+            return key.removeprefix(TOKEN_PREFIX)
+    raise ApiError("unauthorized", "The token does not open any seat of this campaign.")
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if any."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError("unauthorized", "The Authorization header must be 'Bearer <seat token>'.")
+    return token.strip()
+
+
+async def viewer(store: AttrSource, campaign_id: str, token: str | None) -> str | None:
+    """Resolve ``token`` for ``campaign_id`` (raises UnknownCampaign or ApiError)."""
+    info = await store.info(campaign_id)
+    return seat_for(info.attrs, token)

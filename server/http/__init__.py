@@ -1,0 +1,1 @@
+"""The HTTP API under ``/api`` and the operational endpoints (health, metrics, schema)."""

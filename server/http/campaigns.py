@@ -1,0 +1,71 @@
+"""Creating campaigns and reading the catalog."""
+
+from __future__ import annotations
+
+from starlette import status
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.games import get_game
+from server.auth import PRIVATE, is_private, new_tokens, token_attrs
+from server.errors import ApiError
+from server.http.context import context
+from server.http.respond import body, campaign_id, endpoint, json, query_int, seat_of
+from server.http.seeds import revealed
+from server.messages import CampaignOut, CatalogPage, CreateCampaign, CreatedOut
+from server.service import SEED_HASH
+
+MAX_PAGE = 200
+
+
+@endpoint
+async def create_campaign(request: Request) -> Response:
+    ctx = context(request)
+    asked = await body(request, CreateCampaign)
+    game_name = asked.game
+    # Seats are needed before creation to mint their tokens; the service checks the layout.
+    game = get_game(game_name)
+    seats = tuple(asked.seats) if asked.seats else game.seat_layouts()[0]
+    tokens = new_tokens(seats)
+    attrs = token_attrs(tokens)
+    if asked.private:
+        attrs[PRIVATE] = "1"
+    created = await ctx.service.create(
+        game_name, seed=asked.seed, options=asked.options, seats=seats, attrs=attrs
+    )
+    out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
+    return json(out, status.HTTP_201_CREATED)
+
+
+@endpoint
+async def list_campaigns(request: Request) -> Response:
+    ctx = context(request)
+    offset = query_int(request, "offset", 0) or 0
+    limit = min(query_int(request, "limit", 50, low=1) or 50, MAX_PAGE)
+    infos = await ctx.service.store.list_campaigns(offset=offset, limit=limit)
+    visible = [info for info in infos if not is_private(info.attrs)]
+    entries = await ctx.catalog.entries(visible)
+    next_offset = offset + limit if len(infos) == limit else None
+    return json(CatalogPage(entries, offset, limit, next_offset))
+
+
+@endpoint
+async def get_campaign(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    await seat_of(request)
+    info = await ctx.service.store.info(cid)
+    entries = await ctx.catalog.entries([info])
+    if not entries:
+        raise ApiError("not_found", f"Campaign {cid} is still being created.")
+    entry = entries[0]
+    seeding = await revealed(ctx.service, cid, entry.status)
+    out = CampaignOut(
+        entry=entry,
+        seats=list(await ctx.service.seats_of(cid)),
+        private=is_private(info.attrs),
+        seed_hash=info.attrs.get(SEED_HASH, ""),
+        seed=None if seeding is None else seeding.seed,
+        salt=None if seeding is None else seeding.salt,
+    )
+    return json(out)

@@ -1,0 +1,101 @@
+"""Commands: actions (the same path the WebSocket takes), fork and rewind."""
+
+from __future__ import annotations
+
+import time
+
+from starlette import status
+from starlette.requests import Request
+from starlette.responses import Response
+
+from server.auth import PRIVATE, is_private, new_tokens, token_attrs
+from server.errors import ApiError, classify
+from server.http.context import Context, context
+from server.http.respond import body, campaign_id, endpoint, json, seat_of
+from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
+from server.service import Acted
+
+
+async def perform(
+    ctx: Context,
+    cid: str,
+    seat: str | None,
+    action: str,
+    *,
+    expected_version: int,
+    command_id: str | None,
+) -> Acted:
+    """Apply a seat's action, counting it as accepted or rejected (by code)."""
+    started = time.perf_counter()
+    try:
+        if seat is None:
+            raise ApiError("forbidden", "Spectators cannot act; present a seat token.")
+        acted = await ctx.service.act(
+            cid, seat, action, expected_version=expected_version, command_id=command_id
+        )
+    except Exception as error:
+        known = classify(error)
+        ctx.metrics.rejected.inc("internal" if known is None else known.code)
+        raise
+    ctx.metrics.append_seconds.observe(time.perf_counter() - started)
+    ctx.metrics.accepted.inc()
+    return acted
+
+
+def _seated(seat: str | None, doing: str) -> str:
+    if seat is None:
+        raise ApiError("forbidden", f"Only a seat of the campaign may {doing}; present its token.")
+    return seat
+
+
+@endpoint
+async def act(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    seat = await seat_of(request)
+    asked = await body(request, ActRequest)
+    acted = await perform(
+        ctx,
+        cid,
+        seat,
+        asked.action,
+        expected_version=asked.expected_version,
+        command_id=asked.command_id,
+    )
+    return json(ActedOut(acted.first, acted.last, acted.duplicate, asked.command_id))
+
+
+@endpoint
+async def fork(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    seat = await seat_of(request)
+    asked = await body(request, ForkRequest)
+    if seat is None and await ctx.service.outcome(cid) == "running":
+        # A fork hands out every seat's token, so its holder sees all hidden information.
+        _seated(seat, "fork it while it runs")
+    info = await ctx.service.store.info(cid)
+    seats = await ctx.service.seats_of(cid)
+    tokens = new_tokens(seats)
+    attrs = token_attrs(tokens)
+    if is_private(info.attrs):
+        attrs[PRIVATE] = "1"
+    created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=attrs)
+    out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
+    return json(out, status.HTTP_201_CREATED)
+
+
+@endpoint
+async def rewind(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    seat = _seated(await seat_of(request), "rewind it")
+    asked = await body(request, RewindRequest)
+    acted = await ctx.service.rewind(
+        cid,
+        asked.to,
+        expected_version=asked.expected_version,
+        command_id=asked.command_id,
+        seat=seat,
+    )
+    return json(ActedOut(acted.first, acted.last, acted.duplicate, asked.command_id))

@@ -1,0 +1,27 @@
+"""What every handler reaches through ``app.state.ctx``: the service and the process's helpers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from projections.runner import CatalogRunner
+from server.fanout import Hub
+from server.metrics import Metrics
+from server.service import CampaignService
+
+MAX_BODY = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Context:
+    service: CampaignService
+    hub: Hub
+    metrics: Metrics
+    catalog: CatalogRunner
+
+
+def context(connection: HTTPConnection) -> Context:
+    ctx: Context = connection.app.state.ctx
+    return ctx

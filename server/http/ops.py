@@ -1,0 +1,35 @@
+"""Operational endpoints: liveness, readiness (the store answers), metrics and the schema."""
+
+from __future__ import annotations
+
+from starlette import status
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from server.errors import ErrorBody, classify
+from server.http.context import context
+from server.http.respond import error_response, json
+
+
+async def healthz(request: Request) -> Response:
+    return PlainTextResponse("ok\n")
+
+
+async def readyz(request: Request) -> Response:
+    try:
+        await context(request).service.store.ping()
+    except Exception as error:
+        known = classify(error) or ErrorBody("unavailable", f"The store did not answer: {error}.")
+        return error_response(ErrorBody("unavailable", known.message))
+    return PlainTextResponse("ready\n")
+
+
+async def metrics(request: Request) -> Response:
+    return PlainTextResponse(
+        context(request).metrics.render(), media_type="text/plain; version=0.0.4"
+    )
+
+
+async def openapi(request: Request) -> Response:
+    schema = request.app.state.openapi
+    return json(schema, status.HTTP_200_OK)

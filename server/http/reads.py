@@ -1,0 +1,75 @@
+"""A viewer's reads of one campaign: its events, its state at any version, its timeline."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from projections.log import seen_log
+from projections.timeline import timeline
+from projections.views import choices, seat_view
+from server.http.context import context
+from server.http.respond import campaign_id, endpoint, json, query_int, seat_of
+from server.http.seeds import revealed
+from server.messages import EventsOut, StateOut, StatsOut, TimelineOut
+from server.service import SEED_HASH
+
+MAX_EVENTS = 1000
+
+
+@endpoint
+async def events(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    seat = await seat_of(request)
+    after = query_int(request, "after", 0) or 0
+    limit = min(query_int(request, "limit", MAX_EVENTS, low=1) or MAX_EVENTS, MAX_EVENTS)
+    head, state = await ctx.service.state_at(cid)
+    game = await ctx.service.game_of(cid)
+    ended = game.outcome(state) != "running"
+    recorded = await ctx.service.events(cid, after, head, limit)
+    return json(EventsOut(head, seen_log(game, list(recorded), seat, ended=ended)))
+
+
+@endpoint
+async def state(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    seat = await seat_of(request)
+    at = query_int(request, "at", None, low=1)
+    head, head_state = await ctx.service.state_at(cid)
+    game = await ctx.service.game_of(cid)
+    version, current = (head, head_state) if at is None else await ctx.service.state_at(cid, at)
+    outcome = game.outcome(head_state)
+    seeding = await revealed(ctx.service, cid, outcome)
+    info = await ctx.service.store.info(cid)
+    out = StateOut(
+        version=version,
+        view=seat_view(game, current, seat),
+        legal_actions=choices(game, current, seat) if version == head else [],
+        outcome=game.outcome(current),
+        head=head,
+        seat=seat,
+        seed_hash=info.attrs.get(SEED_HASH, ""),
+        seed=None if seeding is None else seeding.seed,
+        salt=None if seeding is None else seeding.salt,
+    )
+    return json(out)
+
+
+@endpoint
+async def timeline_of(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    await seat_of(request)
+    game = await ctx.service.game_of(cid)
+    recorded = await ctx.service.events(cid)
+    head = recorded[-1].version if recorded else 0
+    return json(TimelineOut(head, timeline(game, list(recorded))))
+
+
+@endpoint
+async def stats(request: Request) -> Response:
+    ctx = context(request)
+    await ctx.catalog.run_once()
+    return json(StatsOut(ctx.catalog.statistics()))

@@ -1,0 +1,172 @@
+"""Wire messages: HTTP request and response bodies, and the WebSocket messages.
+
+Inbound messages forbid unknown fields so that a typo is an error rather than an ignored field.
+WebSocket messages are tagged unions on ``type``. Views and events travel as plain data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.core.events import Options
+from domain.core.game import Outcome
+from projections.catalog import CatalogEntry
+from projections.log import SeenEvent
+from projections.stats import GameStats
+from projections.timeline import Line
+from projections.views import Choice
+
+# -- HTTP requests ---------------------------------------------------------------------------
+
+
+class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    game: str
+    seed: int | None = None
+    options: Options | None = None
+    seats: list[str] | None = None
+    private: bool = False
+
+
+class ActRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    action: str
+    expected_version: int
+    command_id: str | None = None
+
+
+class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    at: int
+    reseed: bool | int = False
+
+
+class RewindRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    to: int
+    expected_version: int | None = None
+    command_id: str | None = None
+
+
+# -- HTTP responses --------------------------------------------------------------------------
+
+
+class CreatedOut(msgspec.Struct, frozen=True):
+    id: str
+    game: str
+    seats: dict[str, str]
+    """Seat name to its secret token; shown once, stored only as a hash."""
+    seed_hash: str
+    version: int
+
+
+class ActedOut(msgspec.Struct, frozen=True):
+    first: int
+    version: int
+    duplicate: bool = False
+    command_id: str | None = None
+
+
+class StateOut(msgspec.Struct, frozen=True):
+    version: int
+    view: Any
+    legal_actions: list[Choice]
+    outcome: Outcome
+    head: int
+    seat: str | None = None
+    seed_hash: str = ""
+    seed: int | None = None
+    salt: str | None = None
+
+
+class CampaignOut(msgspec.Struct, frozen=True):
+    entry: CatalogEntry
+    seats: list[str]
+    private: bool
+    seed_hash: str
+    seed: int | None = None
+    salt: str | None = None
+
+
+class CatalogPage(msgspec.Struct, frozen=True):
+    campaigns: list[CatalogEntry]
+    offset: int
+    limit: int
+    next_offset: int | None = None
+
+
+class EventsOut(msgspec.Struct, frozen=True):
+    head: int
+    events: list[SeenEvent]
+
+
+class TimelineOut(msgspec.Struct, frozen=True):
+    head: int
+    lines: list[Line]
+
+
+class StatsOut(msgspec.Struct, frozen=True):
+    games: list[GameStats]
+
+
+# -- WebSocket, client to server -------------------------------------------------------------
+
+
+class Hello(msgspec.Struct, frozen=True, tag="hello", forbid_unknown_fields=True):
+    token: str | None = None
+    since: int | None = None
+
+
+class Act(msgspec.Struct, frozen=True, tag="act", forbid_unknown_fields=True):
+    action: str
+    command_id: str
+    expected_version: int
+
+
+ClientMessage = Hello | Act
+
+# -- WebSocket, server to client -------------------------------------------------------------
+
+
+class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
+    campaign: str
+    game: str
+    seat: str | None
+    seats: list[str]
+    version: int
+    view: Any
+    legal_actions: list[Choice]
+    outcome: Outcome
+
+
+class Accepted(msgspec.Struct, frozen=True, tag="accepted"):
+    command_id: str
+    first: int
+    version: int
+    duplicate: bool = False
+
+
+class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
+    command_id: str | None
+    code: str
+    message: str
+
+
+class EventMessage(msgspec.Struct, frozen=True, tag="event"):
+    version: int
+    event: Any
+    view: Any
+    legal_actions: list[Choice]
+    outcome: Outcome
+    seat: str | None = None
+    at_ms: int = 0
+
+
+class ReplayEnd(msgspec.Struct, frozen=True, tag="end"):
+    version: int
+
+
+class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
+    code: str
+    message: str
+
+
+ServerMessage = Welcome | Accepted | Rejected | EventMessage | ReplayEnd | ErrorMessage

@@ -1,0 +1,1 @@
+"""WebSocket endpoints: the play session and the replay stream."""

@@ -1,0 +1,159 @@
+"""A real server on a free loopback port, and small clients that speak its protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from websockets.asyncio.client import ClientConnection, connect
+
+from server.app import create_app
+from server.service import CampaignService
+from server.store.memory import MemoryStore
+
+READY_TIMEOUT_S = 20.0
+RECV_TIMEOUT_S = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_ready(base: str, *, timeout: float = READY_TIMEOUT_S, path: str = "/healthz") -> None:
+    """Poll ``path`` until it answers 200, or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    last: object = None
+    with httpx.Client(timeout=1.0) as client:
+        while time.monotonic() < deadline:
+            try:
+                if client.get(base + path).status_code == 200:
+                    return
+            except httpx.TransportError as error:
+                last = error
+            threading.Event().wait(0.02)  # a poll interval, not a wait for an outcome
+    raise TimeoutError(f"{base}{path} did not answer within {timeout} s (last: {last!r}).")
+
+
+class Live:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.http = f"http://127.0.0.1:{port}"
+        self.ws = f"ws://127.0.0.1:{port}"
+
+
+@contextlib.contextmanager
+def running(app: Starlette) -> Iterator[Live]:
+    """Serve ``app`` with uvicorn in a thread until the block ends."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)
+    thread.start()
+    try:
+        wait_ready(f"http://127.0.0.1:{port}")
+        yield Live(port)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+def memory_app() -> Starlette:
+    return create_app(CampaignService(MemoryStore()), tail_block=1.0)
+
+
+@pytest.fixture
+def live() -> Iterator[Live]:
+    with running(memory_app()) as server:
+        yield server
+
+
+@pytest.fixture
+async def api(live: Live) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=live.http, timeout=10.0) as client:
+        yield client
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Socket:
+    """A JSON WebSocket client for one campaign."""
+
+    def __init__(self, connection: ClientConnection) -> None:
+        self.connection = connection
+        self.pending: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.connection.send(json.dumps(message))
+
+    async def recv(self, timeout: float = RECV_TIMEOUT_S) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.connection.recv(), timeout)
+        message: dict[str, Any] = json.loads(raw)
+        return message
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        message = await self.recv()
+        assert message["type"] == kind, message
+        return message
+
+    async def hello(self, token: str | None = None, since: int | None = None) -> dict[str, Any]:
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if since is not None:
+            hello["since"] = since
+        await self.send(hello)
+        return await self.expect("welcome")
+
+    async def act(self, action: str, version: int, command_id: str) -> dict[str, Any]:
+        """Send an action; returns its answer (``accepted`` or ``rejected``), keeping events."""
+        await self.send(
+            {"type": "act", "action": action, "expected_version": version, "command_id": command_id}
+        )
+        while True:
+            message = await self.recv()
+            answered = message["type"] in ("accepted", "rejected")
+            if answered and message.get("command_id") == command_id:
+                return message
+            self.pending.append(message)
+
+    async def next_event(self) -> dict[str, Any]:
+        if self.pending:
+            message = self.pending.pop(0)
+        else:
+            message = await self.recv()
+        assert message["type"] == "event", message
+        return message
+
+    async def events_until(self, version: int) -> list[dict[str, Any]]:
+        seen: list[dict[str, Any]] = []
+        while not seen or seen[-1]["version"] < version:
+            seen.append(await self.next_event())
+        return seen
+
+
+@contextlib.asynccontextmanager
+async def socket_to(
+    live: Live, campaign_id: str, *, subprotocols: list[str] | None = None
+) -> AsyncIterator[Socket]:
+    async with connect(
+        f"{live.ws}/ws/campaigns/{campaign_id}",
+        subprotocols=subprotocols,  # type: ignore[arg-type]
+        open_timeout=10,
+    ) as connection:
+        yield Socket(connection)
+
+
+Factory = Callable[[], Starlette]

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import httpx
+
+from domain.core.hashing import seed_commitment
+from server.auth import token_hash
+from tests.server.conftest import auth
+
+
+async def create(api: httpx.AsyncClient, **body: object) -> dict[str, object]:
+    response = await api.post("/api/campaigns", json={"game": "dice-race", **body})
+    assert response.status_code == 201, response.text
+    created: dict[str, object] = response.json()
+    return created
+
+
+async def test_create_returns_one_token_per_seat_and_the_seed_hash(api: httpx.AsyncClient) -> None:
+    created = await create(api, seats=["red", "blue"], options={"target": 30})
+    seats = created["seats"]
+    assert isinstance(seats, dict) and sorted(seats) == ["blue", "red"]
+    assert seats["red"] != seats["blue"]
+    assert created["version"] == 2 and created["game"] == "dice-race"
+    assert isinstance(created["seed_hash"], str) and len(created["seed_hash"]) == 64
+
+
+async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncClient) -> None:
+    created = await create(api)
+    token = created["seats"]["player"]  # type: ignore[index]
+    listed = (await api.get(f"/api/campaigns/{created['id']}")).json()
+    assert token not in str(listed)
+    state = await api.get(f"/api/campaigns/{created['id']}/state", headers=auth(token))
+    assert state.json()["seat"] == "player"
+    assert token_hash(token) != token
+
+
+async def test_unknown_game_is_a_bad_request(api: httpx.AsyncClient) -> None:
+    response = await api.post("/api/campaigns", json={"game": "chess"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
+
+
+async def test_malformed_and_unknown_fields_are_bad_requests(api: httpx.AsyncClient) -> None:
+    broken = await api.post("/api/campaigns", content=b"{not json")
+    assert broken.status_code == 400 and broken.json()["error"]["code"] == "bad_request"
+    extra = await api.post("/api/campaigns", json={"game": "dice-race", "colour": "red"})
+    assert extra.status_code == 400 and "colour" in extra.json()["error"]["message"]
+
+
+async def test_wrong_seat_layout_is_a_bad_request(api: httpx.AsyncClient) -> None:
+    response = await api.post("/api/campaigns", json={"game": "dice-race", "seats": ["x"]})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].endswith(".")
+
+
+async def test_unknown_campaign_is_not_found(api: httpx.AsyncClient) -> None:
+    for path in ("", "/state", "/events", "/timeline"):
+        response = await api.get(f"/api/campaigns/nope{path}")
+        assert response.status_code == 404, path
+        assert response.json()["error"]["code"] == "not_found"
+
+
+async def test_wrong_token_is_refused(api: httpx.AsyncClient) -> None:
+    created = await create(api)
+    response = await api.get(f"/api/campaigns/{created['id']}/state", headers=auth("guess"))
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "unauthorized"
+
+
+async def test_private_campaign_refuses_spectators_and_leaves_the_catalog(
+    api: httpx.AsyncClient,
+) -> None:
+    public = await create(api)
+    private = await create(api, private=True)
+    refused = await api.get(f"/api/campaigns/{private['id']}/state")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+    token = private["seats"]["player"]  # type: ignore[index]
+    allowed = await api.get(f"/api/campaigns/{private['id']}/state", headers=auth(token))
+    assert allowed.status_code == 200
+    ids = [entry["id"] for entry in (await api.get("/api/campaigns")).json()["campaigns"]]
+    assert public["id"] in ids and private["id"] not in ids
+
+
+async def test_catalog_is_paged_newest_first(api: httpx.AsyncClient) -> None:
+    made = [(await create(api))["id"] for _ in range(5)]
+    first = (await api.get("/api/campaigns", params={"limit": 2})).json()
+    second = (await api.get("/api/campaigns", params={"limit": 2, "offset": 2})).json()
+    listed = [e["id"] for e in first["campaigns"] + second["campaigns"]]
+    assert len(listed) == 4 and len(set(listed)) == 4
+    assert set(listed) <= set(made)
+    assert first["next_offset"] == 2
+    entry = first["campaigns"][0]
+    assert entry["game"] == "dice-race" and entry["status"] == "running" and entry["version"] == 2
+
+
+async def test_seed_is_revealed_only_after_the_end(api: httpx.AsyncClient) -> None:
+    created = await create(api, options={"target": 1})
+    cid, token = created["id"], created["seats"]["player"]  # type: ignore[index]
+    running = (await api.get(f"/api/campaigns/{cid}")).json()
+    assert running["seed"] is None and running["salt"] is None
+    events = (await api.get(f"/api/campaigns/{cid}/events")).json()["events"]
+    assert "seed" not in events[0]["event"] and "salt" not in events[0]["event"]
+    version = 2
+    while (await api.get(f"/api/campaigns/{cid}/state")).json()["outcome"] == "running":
+        acted = await api.post(
+            f"/api/campaigns/{cid}/actions",
+            json={"action": "roll", "expected_version": version},
+            headers=auth(token),
+        )
+        assert acted.status_code == 200, acted.text
+        version = acted.json()["version"]
+    ended = (await api.get(f"/api/campaigns/{cid}")).json()
+    assert ended["entry"]["status"] == "won"
+    assert seed_commitment(ended["seed"], ended["salt"]) == created["seed_hash"]
+    events = (await api.get(f"/api/campaigns/{cid}/events")).json()["events"]
+    assert events[0]["event"]["seed"] == ended["seed"]

@@ -1,0 +1,123 @@
+"""Two server processes on one Redis: an action through one reaches sockets on the other."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.redis_support import delete_prefix, running_redis
+from tests.server.conftest import Live, auth, free_port, socket_to, wait_ready
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+LAUNCH = (
+    "import sys; from tests.support import dice_race; dice_race.register(); "
+    "from server.serve import serve; "
+    "serve(host='127.0.0.1', port=int(sys.argv[1]), "
+    "redis_url=sys.argv[2] or None, data_dir=sys.argv[3])"
+)
+
+
+@contextlib.contextmanager
+def server_process(redis_url: str | None, prefix: str, data_dir: Path) -> Iterator[Live]:
+    port = free_port()
+    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
+    process = subprocess.Popen(
+        [sys.executable, "-c", LAUNCH, str(port), redis_url or "", str(data_dir)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        try:
+            wait_ready(f"http://127.0.0.1:{port}")
+        except TimeoutError:
+            process.kill()
+            _, err = process.communicate(timeout=10)
+            pytest.fail(f"The server did not start:\n{err.decode(errors='replace')}")
+        yield Live(port)
+    finally:
+        process.terminate()
+        try:
+            process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+
+
+@pytest.fixture
+async def pair(tmp_path: Path) -> AsyncIterator[tuple[Live, Live]]:
+    prefix = f"tt-test-{uuid.uuid4().hex[:10]}"
+    with running_redis() as url:
+        try:
+            with (
+                server_process(url, prefix, tmp_path / "a") as a,
+                server_process(url, prefix, tmp_path / "b") as b,
+            ):
+                yield a, b
+        finally:
+            await delete_prefix(url, prefix)
+
+
+async def test_an_action_through_one_process_reaches_sockets_on_another(
+    pair: tuple[Live, Live],
+) -> None:
+    a, b = pair
+    async with httpx.AsyncClient(timeout=10) as http:
+        created = (
+            await http.post(
+                f"{a.http}/api/campaigns",
+                json={"game": "dice-race", "seats": ["red", "blue"], "options": {"target": 500}},
+            )
+        ).json()
+        cid = created["id"]
+        on_b = (await http.get(f"{b.http}/api/campaigns/{cid}/state")).json()
+        assert on_b["version"] == 2
+    async with (
+        socket_to(a, cid) as red,
+        socket_to(b, cid) as blue,
+        socket_to(b, cid) as watcher,
+    ):
+        welcome = await red.hello(created["seats"]["red"])
+        other = await blue.hello(created["seats"]["blue"])
+        await watcher.hello()
+        version = 2
+        for n in range(6):
+            mover, waiting = (red, blue) if welcome["legal_actions"] else (blue, red)
+            answer = await mover.act("roll", version, f"x{n}")
+            assert answer["type"] == "accepted", answer
+            version = answer["version"]
+            mine, theirs = await mover.next_event(), await waiting.next_event()
+            seen = await watcher.next_event()
+            assert mine["version"] == theirs["version"] == seen["version"] == version
+            assert mine["view"] == theirs["view"] == seen["view"]
+            welcome, other = (mine, theirs) if mover is red else (theirs, mine)
+        assert not (welcome["legal_actions"] and other["legal_actions"])
+
+
+async def test_a_stale_version_from_the_other_process_is_rejected(
+    pair: tuple[Live, Live],
+) -> None:
+    a, b = pair
+    async with httpx.AsyncClient(timeout=10) as http:
+        created = (await http.post(f"{a.http}/api/campaigns", json={"game": "dice-race"})).json()
+        cid, token = created["id"], created["seats"]["player"]
+        body = {"action": "hold", "expected_version": 2}
+        first = await http.post(
+            f"{a.http}/api/campaigns/{cid}/actions", json=body, headers=auth(token)
+        )
+        second = await http.post(
+            f"{b.http}/api/campaigns/{cid}/actions", json=body, headers=auth(token)
+        )
+        assert first.status_code == 200
+        assert second.status_code == 409 and second.json()["error"]["code"] == "stale_version"

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.server.conftest import Live, auth, socket_to
+
+
+async def test_reconnect_with_a_version_receives_exactly_the_missed_events(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    created = (
+        await api.post(
+            "/api/campaigns",
+            json={"game": "dice-race", "seats": ["red", "blue"], "options": {"target": 500}},
+        )
+    ).json()
+    cid = created["id"]
+    async with socket_to(live, cid) as first:
+        await first.hello(created["seats"]["red"])
+        version = 2
+        for n in range(3):
+            mover = (await api.get(f"/api/campaigns/{cid}/state")).json()["view"]["to_act"]
+            reply = await api.post(
+                f"/api/campaigns/{cid}/actions",
+                json={"action": "roll", "expected_version": version, "command_id": f"a{n}"},
+                headers=auth(created["seats"][mover]),
+            )
+            version = reply.json()["version"]
+        seen = await first.events_until(version)
+    last_seen = seen[-1]["version"]
+    for n in range(4):  # while the client is away
+        mover = (await api.get(f"/api/campaigns/{cid}/state")).json()["view"]["to_act"]
+        reply = await api.post(
+            f"/api/campaigns/{cid}/actions",
+            json={"action": "hold", "expected_version": version, "command_id": f"b{n}"},
+            headers=auth(created["seats"][mover]),
+        )
+        version = reply.json()["version"]
+    async with socket_to(live, cid) as again:
+        welcome = await again.hello(created["seats"]["red"], since=last_seen)
+        assert welcome["version"] == last_seen
+        missed = await again.events_until(version)
+        assert [e["version"] for e in missed] == list(range(last_seen + 1, version + 1))
+        assert all(e["event"]["type"] == "dice-race/held" for e in missed)
+        head = (await api.get(f"/api/campaigns/{cid}/state")).json()
+        assert missed[-1]["view"] == head["view"]
+        mover = head["view"]["to_act"]
+        expected: list[Any] = [{"id": "hold", "label": "Hold"}] if mover == "red" else []
+        assert missed[-1]["legal_actions"][:1] == expected
+        # and live events keep coming after the catch-up, without repeats
+        reply = await api.post(
+            f"/api/campaigns/{cid}/actions",
+            json={"action": "hold", "expected_version": version, "command_id": "c"},
+            headers=auth(created["seats"][mover]),
+        )
+        live_event = await again.next_event()
+        assert live_event["version"] == reply.json()["version"] == version + 1
+
+
+async def test_since_outside_the_stream_is_a_bad_request(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    created = (await api.post("/api/campaigns", json={"game": "dice-race"})).json()
+    async with socket_to(live, created["id"]) as player:
+        await player.send({"type": "hello", "since": 99})
+        assert (await player.expect("error"))["code"] == "bad_request"
+        welcome = await player.hello(since=2)
+        assert welcome["version"] == 2
