@@ -20,13 +20,9 @@ from server.service import CampaignService
 from server.store.memory import MemoryStore
 
 MAX_ACTIONS = 5_000
-LAYOUTS = [
-    (name, seats) for name in sorted(GAMES) for seats in GAMES[name].seat_layouts()
-]
+LAYOUTS = [(name, seats) for name in sorted(GAMES) for seats in GAMES[name].seat_layouts()]
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
-PROPERTY = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class Playthrough:

@@ -1,0 +1,74 @@
+"""docker-compose.yml against the Compose Specification's JSON schema, plus what the schema
+cannot say: references that resolve, Redis with AOF, two servers on it, Locust's file present."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import yaml  # type: ignore[import-untyped]
+
+ROOT = Path(__file__).resolve().parents[2]
+# The Compose Specification's schema as the check-jsonschema package ships it (a dev dependency).
+SCHEMA = files("check_jsonschema.builtin_schemas.vendor") / "compose-spec.json"
+
+
+def compose_schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return loaded
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return loaded
+
+
+def test_compose_file_matches_the_compose_specification() -> None:
+    schema = compose_schema()
+    jsonschema.Draft7Validator.check_schema(schema)
+    errors = list(jsonschema.Draft7Validator(schema).iter_errors(compose()))
+    assert errors == [], [e.message for e in errors]
+
+
+def test_the_schema_check_catches_a_broken_file() -> None:
+    schema = compose_schema()
+    broken = compose()
+    broken["services"]["redis"]["ports"] = "6379"  # must be a list
+    assert list(jsonschema.Draft7Validator(schema).iter_errors(broken))
+
+
+def test_references_resolve() -> None:
+    spec = compose()
+    services = spec["services"]
+    for name, service in services.items():
+        for needed in service.get("depends_on", {}):
+            assert needed in services, (name, needed)
+        for volume in service.get("volumes", []):
+            source = volume.split(":", 1)[0]
+            if not source.startswith((".", "/")):
+                assert source in spec["volumes"], (name, source)
+            else:
+                assert (ROOT / source).exists(), (name, source)
+    assert "${" not in (ROOT / "docker-compose.yml").read_text()  # nothing left to interpolate
+
+
+def test_redis_keeps_an_append_only_file_fsynced_every_second() -> None:
+    command = compose()["services"]["redis"]["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert command[command.index("--appendfsync") + 1] == "everysec"
+
+
+def test_two_servers_share_the_redis_and_locust_loads_both() -> None:
+    services = compose()["services"]
+    servers = [s for s in services.values() if "tabletale serve" in " ".join(s.get("command", []))]
+    assert len(servers) == 2
+    for server in servers:
+        assert server["environment"]["TABLETALE_REDIS_URL"].startswith("redis://redis:")
+        assert server["depends_on"]["redis"]["condition"] == "service_healthy"
+    locust = services["locust"]
+    assert (ROOT / "loadtests" / "locustfile.py").exists()
+    hosts = locust["environment"]["TABLETALE_HOSTS"].split(",")
+    assert hosts == ["http://server-a:8000", "http://server-b:8000"]
