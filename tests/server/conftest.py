@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -19,7 +20,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from server.app import create_app
 from server.service import CampaignService
-from server.store.memory import MemoryStore
+from server.store.redis import RedisStore
+from tests.redis_support import delete_prefix
 
 READY_TIMEOUT_S = 20.0
 RECV_TIMEOUT_S = 10.0
@@ -70,14 +72,20 @@ def running(app: Starlette) -> Iterator[Live]:
         thread.join(timeout=15)
 
 
-def memory_app() -> Starlette:
-    return create_app(CampaignService(MemoryStore()), tail_block=1.0)
-
-
 @pytest.fixture
-def live() -> Iterator[Live]:
-    with running(memory_app()) as server:
-        yield server
+def live(redis_url: str) -> Iterator[Live]:
+    """The real server on the real Redis, under a key prefix of its own that is deleted after."""
+    prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
+    store = RedisStore.from_url(redis_url, prefix=prefix)
+    app = create_app(CampaignService(store), tail_block=1.0, close_store=True)
+    try:
+        with running(app) as server:
+            yield server
+    finally:
+        # the test's event loop may still be current in this thread: clean up from another one
+        cleanup = threading.Thread(target=asyncio.run, args=(delete_prefix(redis_url, prefix),))
+        cleanup.start()
+        cleanup.join(timeout=30)
 
 
 @pytest.fixture
