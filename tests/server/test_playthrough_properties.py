@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.core.engine import states
 from domain.core.game import Episodic, Game
 from domain.games import GAMES, get_game
 from server.bots import RandomBot
@@ -88,6 +89,13 @@ def test_every_game_ends_and_replays_to_the_stored_hashes(
         rebuilt = CampaignService(run.service.store)
         _, again = await rebuilt.replay(run.campaign)
         assert again == state
+        # every version, the ones inside a command included, can be viewed and asked for actions
+        events = [(e.version, e.event) for e in await run.service.events(run.campaign)]
+        for version, each in states(game, events):
+            for seat in (*seats, None):
+                assert game.view(each, seat) is not None, version
+                if seat is not None:
+                    game.legal_actions(each, seat)
 
     asyncio.run(check())
 

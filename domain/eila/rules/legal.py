@@ -104,6 +104,8 @@ def _pending(pack: ContentPack, state: EilaState, effect: Effect) -> list[EilaAc
 def _choices(pack: ContentPack, state: EilaState) -> list[EilaAction]:
     match state.phase:
         case "day":
+            if not state.present:
+                return []  # between placing a card and revealing the next, inside one command
             card = pack.cards[state.present]
             return [
                 ChooseOption(o.letter)
