@@ -52,6 +52,9 @@ def wait_ready(base: str, *, timeout: float = READY_TIMEOUT_S, path: str = "/hea
 class Live:
     def __init__(self, port: int) -> None:
         self.port = port
+        self.redis_url: str | None = None
+        self.prefix: str | None = None
+        """The store the server uses, for tests that look behind it."""
         self.http = f"http://127.0.0.1:{port}"
         self.ws = f"ws://127.0.0.1:{port}"
 
@@ -80,6 +83,7 @@ def live(redis_url: str) -> Iterator[Live]:
     app = create_app(CampaignService(store), tail_block=1.0, close_store=True)
     try:
         with running(app) as server:
+            server.redis_url, server.prefix = redis_url, prefix
             yield server
     finally:
         # the test's event loop may still be current in this thread: clean up from another one
