@@ -36,11 +36,6 @@ class _Source:
         return await self._service.game_of(campaign_id), version, state
 
 
-def _cached(service: CampaignService) -> float:
-    heads: Any = getattr(service, "_heads", {})
-    return float(len(heads))
-
-
 def routes() -> list[Route | WebSocketRoute]:
     api = "/api/campaigns"
     return [
@@ -72,7 +67,7 @@ def create_app(
 ) -> Starlette:
     """The app for a ready service; ``close_store`` closes the store when the app stops."""
     metrics = Metrics()
-    metrics.campaigns_cached = lambda: _cached(service)
+    metrics.campaigns_cached = lambda: float(service.cached_campaigns())
     hub = Hub(service, block=tail_block)
     ctx = Context(service, hub, metrics, CatalogRunner(_Source(service)))
 

@@ -254,6 +254,10 @@ class CampaignService:
             return version, cached.state
         return await self._rebuild(campaign_id, get_game(info.game), version)
 
+    def cached_campaigns(self) -> int:
+        """How many campaigns' head states this process holds in memory."""
+        return len(self._heads)
+
     async def game_of(self, campaign_id: str) -> Game:
         head = self._heads.get(campaign_id)
         if head is not None:
