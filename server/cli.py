@@ -65,6 +65,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench_replay.add_argument("--seed", type=int, default=1)
     bench_replay.add_argument("--json", action="store_true")
 
+    play = commands.add_parser("play", help="play or watch a campaign in the terminal")
+    play.add_argument("--server", default="http://127.0.0.1:8000", help="the server's base URL")
+    start = play.add_mutually_exclusive_group(required=True)
+    start.add_argument("--game", help="start a new campaign of this game")
+    start.add_argument("--campaign", help="join this campaign")
+    play.add_argument("--token", help="the seat's token (without one: watch as a spectator)")
+    play.add_argument("--seed", type=int)
+    play.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"
+    )
+
     content = commands.add_parser("content", help="content packs")
     content_kinds = content.add_subparsers(dest="content", required=True)
     check = content_kinds.add_parser("check", help="validate a content pack")
@@ -90,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return bench_replay(
                 events=args.events, redis_url=args.redis_url, seed=args.seed, as_json=args.json
             )
+        case "play":
+            return asyncio.run(_play(args))
         case "content":
             from server.content_check import check_content
 
@@ -131,6 +144,31 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"events       {report.events}")
         print(f"events/s     {report.events_per_s:,.0f}")
     return 0
+
+
+async def _play(args: argparse.Namespace) -> int:
+    from clients.connection import ProtocolError
+    from clients.terminal import play, start
+
+    try:
+        if args.game:
+            options = dict(_option(text) for text in args.option)
+            campaign, token = await start(args.server, args.game, seed=args.seed, options=options)
+        else:
+            campaign, token = args.campaign, args.token
+        return await play(args.server, campaign, token)
+    except (ProtocolError, OSError) as error:
+        print(f"tabletale: {error}", file=sys.stderr)
+        return 2
+
+
+def _option(text: str) -> tuple[str, str | int | bool]:
+    key, _, value = text.partition("=")
+    if value.lstrip("-").isdigit():
+        return key, int(value)
+    if value in ("true", "false"):
+        return key, value == "true"
+    return key, value
 
 
 async def _replay(args: argparse.Namespace) -> int:
