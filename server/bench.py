@@ -25,8 +25,9 @@ from domain.core.engine import replay
 from domain.games import get_game
 from server.bots import RandomBot
 from server.codec import codec_for
+from server.fresh import Counted
 from server.progress import progress_bar
-from server.service import ORIGIN, CampaignService, Counted
+from server.service import ORIGIN, CampaignService
 from server.store.base import EventStore
 from server.store.memory import MemoryStore
 

@@ -9,23 +9,20 @@ campaign; the store is the truth, so a cache that falls behind another process c
 
 from __future__ import annotations
 
-import secrets
-import time
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import msgspec
 
 from domain.core.engine import evolve, last_rewind, replay, states
 from domain.core.errors import DomainError, IllegalAction, InvalidOptions, NotYourTurn
 from domain.core.events import CampaignCreated, Options, Reseeded, Rewound
 from domain.core.game import Game, LegalAction, Outcome
 from domain.core.hashing import seed_commitment, state_hash
-from domain.core.rng import SEED_BITS, word
+from domain.core.rng import SEED_BITS
 from domain.games import get_game
 from server.codec import Codec, Envelope, Recorded, codec_for
+from server.fresh import Fresh, wall_clock_ms
+from server.results import Acted, Created, Divergence, VerifyReport
 from server.store.base import EventStore, VersionConflict
 
 SEED_HASH = "seed_hash"
@@ -34,75 +31,6 @@ ORIGIN = "origin"  # the last version of the creation batch: rewinds may not go 
 
 class UnknownSeat(DomainError):
     code = "forbidden"
-
-
-class Fresh:
-    """Where new ids, seeds and salts come from. Simulations pass a deterministic one."""
-
-    def campaign_id(self) -> str:
-        return uuid.uuid4().hex
-
-    def seed(self) -> int:
-        return secrets.randbits(SEED_BITS)
-
-    def salt(self) -> str:
-        return secrets.token_hex(8)
-
-
-class Counted(Fresh):
-    """Deterministic ids, seeds and salts for reproducible runs, each from its own counter."""
-
-    def __init__(self, prefix: str, seed: int) -> None:
-        self._prefix = prefix
-        self._seed = seed
-        self._ids = self._seeds = self._salts = 0
-
-    def campaign_id(self) -> str:
-        self._ids += 1
-        return f"{self._prefix}-{self._ids:06d}"
-
-    def seed(self) -> int:
-        self._seeds += 1
-        return word(self._seed, self._seeds)
-
-    def salt(self) -> str:
-        self._salts += 1
-        return f"{self._prefix}-salt-{self._salts}"
-
-
-def wall_clock_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-class Created(msgspec.Struct, frozen=True):
-    id: str
-    game: str
-    seats: tuple[str, ...]
-    seed_hash: str
-    version: int
-
-
-class Acted(msgspec.Struct, frozen=True):
-    """The outcome of an accepted command: versions ``first..last``, and their events."""
-
-    first: int
-    last: int
-    duplicate: bool = False
-    events: list[Recorded[Any]] = []
-
-
-class Divergence(msgspec.Struct, frozen=True):
-    version: int
-    expected_hash: str
-    actual_hash: str
-    event_type: str
-
-
-class VerifyReport(msgspec.Struct, frozen=True):
-    campaign: str
-    events: int
-    ok: bool
-    first_divergence: Divergence | None = None
 
 
 class _Head:

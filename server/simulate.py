@@ -18,7 +18,8 @@ from domain.core.game import Game
 from domain.core.rng import word
 from domain.games import get_game
 from server.bots import Policy, RandomBot
-from server.service import CampaignService, Counted
+from server.fresh import Counted
+from server.service import CampaignService
 from server.store.memory import MemoryStore
 
 MAX_ACTIONS = 100_000  # a guard against a game that never ends; no real game comes near it

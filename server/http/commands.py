@@ -13,7 +13,7 @@ from server.errors import ApiError, classify
 from server.http.context import Context, context
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
 from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
-from server.service import Acted
+from server.results import Acted
 
 
 async def perform(

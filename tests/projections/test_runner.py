@@ -4,7 +4,8 @@ from typing import Any
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
-from server.service import CampaignService, Counted
+from server.fresh import Counted
+from server.service import CampaignService
 from server.store.memory import MemoryStore
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import IllegalAction, NotYourTurn
-from server.service import CampaignService, Counted
+from server.fresh import Counted
+from server.service import CampaignService
 from server.store.base import VersionConflict
 from server.store.memory import MemoryStore
 
