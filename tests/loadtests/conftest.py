@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from tests.server.conftest import live
+
+__all__ = ["live"]
