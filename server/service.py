@@ -27,6 +27,7 @@ from server.store.base import EventStore, VersionConflict
 
 SEED_HASH = "seed_hash"
 ORIGIN = "origin"  # the last version of the creation batch: rewinds may not go below it
+SEEDED_AT = "seeded_at"  # the version of the event that set the seed in force (created or reseeded)
 
 
 class UnknownSeat(DomainError):
@@ -100,7 +101,12 @@ class CampaignService:
             campaign_id,
             game.name,
             now_ms=now,
-            attrs={**(attrs or {}), SEED_HASH: commitment, ORIGIN: str(len(events))},
+            attrs={
+                **(attrs or {}),
+                SEED_HASH: commitment,
+                ORIGIN: str(len(events)),
+                SEEDED_AT: "1",
+            },
         )
         head = _Head(game, seat_tuple, len(events), 0, None)
         acted = await self._commit(campaign_id, head, events, seat=None, command_id=None)
@@ -317,7 +323,7 @@ class CampaignService:
         game = get_game(info.game)
         seats = await self.seats_of(campaign_id)
         child_id = self._fresh.campaign_id()
-        inherited = {k: v for k, v in info.attrs.items() if k in (SEED_HASH, ORIGIN)}
+        inherited = {k: v for k, v in info.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT)}
         await self.store.fork(
             campaign_id, at, child_id, now_ms=self._clock(), attrs={**inherited, **(attrs or {})}
         )
@@ -327,9 +333,14 @@ class CampaignService:
         seed = self._fresh.seed() if reseed is True else int(reseed)
         salt = self._fresh.salt()
         seed_hash = seed_commitment(seed, salt)
-        await self.store.set_attrs(child_id, {SEED_HASH: seed_hash})
+        # The new luck starts at the reseed: no rewind may return to the parent's generator.
+        reseeded_at = at + 1
+        await self.store.set_attrs(
+            child_id,
+            {SEED_HASH: seed_hash, ORIGIN: str(reseeded_at), SEEDED_AT: str(reseeded_at)},
+        )
         _, state = await self.state_at(child_id, at)
-        head = _Head(game, seats, origin, at, state)
+        head = _Head(game, seats, reseeded_at, at, state)
         self._remember(child_id, head)
         acted = await self._commit(
             child_id, head, [Reseeded(seed, salt)], seat=None, command_id=None

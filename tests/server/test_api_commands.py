@@ -4,6 +4,7 @@ from typing import Any
 
 import httpx
 
+from domain.core.hashing import seed_commitment
 from tests.server.conftest import auth
 
 
@@ -176,3 +177,32 @@ async def test_events_are_paged_with_after_and_limit(api: httpx.AsyncClient) -> 
     assert page["events"][1]["event"]["type"] == "dice-race/held"
     bad = await api.get(f"/api/campaigns/{cid}/events", params={"after": "x"})
     assert bad.status_code == 400
+
+
+async def test_a_finished_reseeded_fork_reveals_the_seed_it_published(
+    api: httpx.AsyncClient,
+) -> None:
+    created = (
+        await api.post("/api/campaigns", json={"game": "dice-race", "options": {"target": 12}})
+    ).json()
+    token = created["seats"]["player"]
+    forked = await api.post(
+        f"/api/campaigns/{created['id']}/fork",
+        json={"at": created["version"], "reseed": 77},
+        headers=auth(token),
+    )
+    assert forked.status_code == 201, forked.text
+    fork = forked.json()
+    assert fork["seed_hash"] != created["seed_hash"]
+    ftoken = fork["seats"]["player"]
+    seen = await state(api, fork["id"], ftoken)
+    for step in range(500):
+        if seen["outcome"] != "running":
+            break
+        answer = await act(api, fork["id"], ftoken, "roll", seen["version"], f"r{step}")
+        assert answer.status_code == 200, answer.text
+        seen = await state(api, fork["id"], ftoken)
+    assert seen["outcome"] == "won"
+    assert seen["seed"] == 77
+    assert seed_commitment(seen["seed"], seen["salt"]) == fork["seed_hash"]
+    assert (await state(api, created["id"]))["seed"] is None  # the parent still runs

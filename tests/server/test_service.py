@@ -131,3 +131,21 @@ async def test_state_at_uses_snapshots_and_matches_full_replay(service: Campaign
         _, b = await fresh.state_at(c.id, version)
         assert a == b
     assert (await fresh.verify(c.id)).ok
+
+
+async def test_a_reseeded_fork_cannot_be_rewound_to_its_parents_luck(
+    service: CampaignService,
+) -> None:
+    c = await service.create("dice-race", seed=5, options={"target": 500})
+    await play(service, c.id, 4)
+    fork = await service.fork(c.id, 4, reseed=99)
+    await play(service, fork.id, 3, tag="f")
+    with pytest.raises(IllegalAction, match="rewound to versions 5 to"):
+        await service.rewind(fork.id, 4)
+    rewound = await service.rewind(fork.id, 5)
+    assert rewound.last == 9
+    info = await service.store.info(fork.id)
+    assert (info.attrs["origin"], info.attrs["seeded_at"]) == ("5", "5")
+    plain = await service.fork(fork.id, 6)
+    assert (await service.store.info(plain.id)).attrs["seeded_at"] == "5"
+    assert plain.seed_hash == fork.seed_hash
