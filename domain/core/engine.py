@@ -7,7 +7,7 @@ keeping only those that a later rewind names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -30,15 +30,18 @@ def evolve(game: Game, state: Any, event: Any) -> Any:
 
 
 def states(
-    game: Game, events: Sequence[tuple[int, Any]], state: Any = None
+    game: Game,
+    events: Sequence[tuple[int, Any]],
+    state: Any = None,
+    known: Mapping[int, Any] | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """Yield ``(version, state)`` after each of ``events``, starting from ``state``.
 
-    Every rewind in ``events`` must target a version inside ``events``; callers that start from a
-    snapshot resolve earlier rewinds first (see ``server.service``).
+    A rewind names either a version inside ``events`` or one of ``known``, the states at earlier
+    versions that the caller resolved first (a fold that starts from a snapshot, say).
     """
     targets = {event.to for _, event in events if type(event) is Rewound}
-    kept: dict[int, Any] = {}
+    kept: dict[int, Any] = dict(known or {})
     game_evolve = game.evolve
     for version, event in events:
         kind = type(event)
@@ -58,12 +61,22 @@ def states(
         yield version, state
 
 
-def replay(game: Game, events: Sequence[tuple[int, Any]], state: Any = None) -> Any:
+def replay(
+    game: Game,
+    events: Sequence[tuple[int, Any]],
+    state: Any = None,
+    known: Mapping[int, Any] | None = None,
+) -> Any:
     """The state after ``events`` (see :func:`states`)."""
     result = state
-    for _, result in states(game, events, state):  # noqa: B007 - only the last one is wanted
+    for _, result in states(game, events, state, known):  # noqa: B007 - only the last one
         pass
     return result
+
+
+def rewind_targets(events: Iterable[tuple[int, Any]], before: int) -> list[int]:
+    """The versions at or below ``before`` that rewinds in ``events`` return to, oldest first."""
+    return sorted({e.to for _, e in events if type(e) is Rewound and e.to <= before})
 
 
 def last_rewind(events: Iterable[tuple[int, Any]]) -> tuple[int, int] | None:

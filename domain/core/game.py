@@ -17,6 +17,9 @@ from domain.core.events import CampaignCreated, Options
 
 Outcome = Literal["running", "won", "lost"]
 
+Step = tuple[Any, Any]
+"""An event and the state it leaves, as ``Game.play`` returns them."""
+
 
 class LegalAction(msgspec.Struct, frozen=True):
     """One thing a seat may do now. ``id`` is stable for the same action in the same state."""
@@ -54,7 +57,15 @@ class Game(Protocol):
         """The events of the rulebook's set-up (which may draw) that follow creation."""
         ...
 
-    def decide(self, state: Any, seat: str, action: Any) -> list[Any]: ...
+    def decide(self, state: Any, seat: str, action: Any) -> list[Any]:
+        """The events ``seat``'s ``action`` causes; raises a DomainError for an illegal one."""
+        ...
+
+    def play(self, state: Any, seat: str, action: Any) -> list[Step]:
+        """Like ``decide`` for an action already taken from ``legal_actions(state, seat)``: no
+        second check, and each event comes with the state it leaves, so nothing is evolved twice.
+        """
+        ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...
 

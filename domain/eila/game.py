@@ -8,7 +8,7 @@ import msgspec
 
 from domain.core.errors import InvalidOptions
 from domain.core.events import CampaignCreated, Options
-from domain.core.game import LegalAction, Outcome
+from domain.core.game import LegalAction, Outcome, Step
 from domain.core.rng import Rng
 from domain.eila.actions import EilaAction
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
@@ -77,6 +77,9 @@ class EilaGame:
 
     def decide(self, state: EilaState, seat: str, action: EilaAction) -> list[EilaEvent]:
         return rules_decide.decide(self.pack, state, seat, action)
+
+    def play(self, state: EilaState, seat: str, action: EilaAction) -> list[Step]:
+        return list(rules_decide.play(self.pack, state, action).steps)
 
     def evolve(self, state: EilaState, event: EilaEvent) -> EilaState:
         return rules_evolve(self.pack, state, event)

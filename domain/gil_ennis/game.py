@@ -8,7 +8,7 @@ import msgspec
 
 from domain.core.errors import InvalidOptions
 from domain.core.events import CampaignCreated, Options
-from domain.core.game import LegalAction, Outcome, action_id
+from domain.core.game import LegalAction, Outcome, Step, action_id
 from domain.core.rng import Chance, Rng
 from domain.gil_ennis import rules
 from domain.gil_ennis.content import CONTENT
@@ -79,6 +79,13 @@ class GilEnnisGame:
 
     def decide(self, state: GilEnnisState, seat: str, action: Any) -> list[GilEnnisEvent]:
         return rules.decide(state, seat, action)
+
+    def play(self, state: GilEnnisState, seat: str, action: Any) -> list[Step]:
+        steps: list[Step] = []
+        for event in rules.events_of(state, seat, action):
+            state = evolve(state, event)
+            steps.append((event, state))
+        return steps
 
     def evolve(self, state: GilEnnisState, event: GilEnnisEvent) -> GilEnnisState:
         return evolve(state, event)

@@ -13,7 +13,7 @@ import msgspec
 
 from domain.core.errors import IllegalAction, InvalidOptions, NotYourTurn
 from domain.core.events import CampaignCreated, Options
-from domain.core.game import LegalAction, Outcome, action_id
+from domain.core.game import LegalAction, Outcome, Step, action_id
 from domain.core.rng import Chance, Rng
 
 
@@ -112,6 +112,13 @@ class DiceRace:
             case Hold():
                 return [Held(seat)]
         raise IllegalAction(f"{action!r} is not an action of this game.")
+
+    def play(self, state: DiceRaceState, seat: str, action: Any) -> list[Step]:
+        steps: list[Step] = []
+        for event in self.decide(state, seat, action):
+            state = self.evolve(state, event)
+            steps.append((event, state))
+        return steps
 
     def evolve(self, state: DiceRaceState, event: Any) -> DiceRaceState:
         match event:

@@ -68,6 +68,11 @@ def decide(pack: ContentPack, state: EilaState, seat: str, action: EilaAction) -
         raise IllegalAction(f"Eila is played from the seat {SEAT!r}, not {seat!r}.")
     if action not in candidates(pack, state):
         _refuse(pack, state, action)
+    return play(pack, state, action).events
+
+
+def play(pack: ContentPack, state: EilaState, action: EilaAction) -> Emitter:
+    """The events of a legal ``action``, each with the state it leaves (no legality check)."""
     out = Emitter(pack, state)
     match action:
         case ChooseOption(letter=letter):
@@ -111,4 +116,4 @@ def decide(pack: ContentPack, state: EilaState, seat: str, action: EilaAction) -
             begin_chapter(out, chapter, 1)
         case _:
             assert_never(action)
-    return out.events
+    return out

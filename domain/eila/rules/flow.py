@@ -35,16 +35,20 @@ from domain.eila.state import EilaState
 
 
 class Emitter:
-    """Collects events and keeps the state they lead to."""
+    """Collects events with the state each one leaves, and keeps the latest state."""
 
     def __init__(self, pack: ContentPack, state: EilaState) -> None:
         self.pack = pack
         self.state = state
-        self.events: list[EilaEvent] = []
+        self.steps: list[tuple[EilaEvent, EilaState]] = []
+
+    @property
+    def events(self) -> list[EilaEvent]:
+        return [event for event, _ in self.steps]
 
     def emit(self, event: EilaEvent) -> None:
-        self.events.append(event)
         self.state = evolve(self.pack, self.state, event)
+        self.steps.append((event, self.state))
 
 
 def current_option(pack: ContentPack, state: EilaState) -> Option:

@@ -61,10 +61,10 @@ def decide(state: GilEnnisState, seat: str, action: object) -> list[GilEnnisEven
         raise IllegalAction(f"The action {action!r} is not legal in the {state.phase} phase now.")
     if not any(seat in c.seats for c in found):
         raise NotYourTurn(f"The action {found[0].label!r} belongs to another seat.")
-    return _events(state, seat, found[0].action)
+    return events_of(state, seat, found[0].action)
 
 
-def _events(state: GilEnnisState, seat: str, action: GilEnnisAction) -> list[GilEnnisEvent]:
+def events_of(state: GilEnnisState, seat: str, action: GilEnnisAction) -> list[GilEnnisEvent]:
     match action:
         case UsePower():
             return decide_power(state, action)
