@@ -1,7 +1,7 @@
 """An asyncio client for one campaign's WebSocket, and the few HTTP calls a player needs.
 
-``Seat`` keeps the latest version, view and legal actions as the server pushes them, so a caller
-only picks an action id::
+``Seat`` keeps the latest version, view and legal actions as the server pushes them (see
+:mod:`clients.replica`), so a caller only picks an action id::
 
     async with Seat.connect("ws://127.0.0.1:8000", campaign, token=token) as seat:
         while seat.outcome == "running":
@@ -23,34 +23,35 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
+from clients.replica import SYNC, Exchange, Message, ProtocolError, Replica
+
 MSGPACK = "tabletale.msgpack"
-Message = dict[str, Any]
+
+__all__ = ["MSGPACK", "Message", "ProtocolError", "Seat", "create_campaign", "socket_url"]
+
+_json_decode = msgspec.json.Decoder().decode
+_msgpack_decode = msgspec.msgpack.Decoder().decode
+_json_encode = msgspec.json.Encoder().encode
+_msgpack_encode = msgspec.msgpack.Encoder().encode
 
 
-class ProtocolError(Exception):
-    """The server answered with an ``error`` or ``rejected`` message."""
-
-    def __init__(self, message: Message) -> None:
-        self.code: str = message.get("code", "")
-        self.reply = message
-        super().__init__(f"{self.code}: {message.get('message', '')}")
+def socket_url(base: str, campaign: str) -> str:
+    """The play socket of ``campaign`` on the server at ``base`` (http(s) or ws(s))."""
+    base = base.rstrip("/")
+    if base.startswith("http"):
+        base = "ws" + base.removeprefix("http")
+    return f"{base}/ws/campaigns/{campaign}"
 
 
 class Seat:
     """One connection to a campaign, as a seat (with a token) or as a spectator."""
 
     def __init__(self, connection: ClientConnection, *, binary: bool) -> None:
-        self._connection = connection
+        self.connection = connection
         self._binary = binary
         self._commands = itertools.count(1)
         self._prefix = uuid.uuid4().hex[:8]
-        self.version = 0
-        self.view: Any = None
-        self.legal_actions: list[Message] = []
-        self.outcome = "running"
-        self.seat: str | None = None
-        self.events: list[Message] = []
-        """Every ``event`` message received, in order."""
+        self.replica = Replica()
 
     @classmethod
     @asynccontextmanager
@@ -62,85 +63,107 @@ class Seat:
         token: str | None = None,
         since: int | None = None,
         msgpack: bool = False,
+        timeout: float = 30.0,
     ) -> AsyncIterator[Seat]:
         """Open the socket, say hello and wait for the welcome."""
         protocols = [MSGPACK] if msgpack else None
-        url = f"{base.rstrip('/')}/ws/campaigns/{campaign}"
-        async with connect(url, subprotocols=protocols) as connection:  # type: ignore[arg-type]
+        url = socket_url(base, campaign)
+        async with connect(
+            url,
+            subprotocols=protocols,  # type: ignore[arg-type]
+            open_timeout=timeout,
+            compression=None,
+        ) as connection:
             seat = cls(connection, binary=msgpack)
             await seat.send({"type": "hello", "token": token, "since": since})
-            welcome = await seat.receive()
+            welcome = await seat.receive(timeout)
             if welcome["type"] != "welcome":
                 raise ProtocolError(welcome)
-            seat._absorb(welcome)
-            seat.seat = welcome.get("seat")
+            seat.replica.absorb(welcome)
             yield seat
+
+    # What the replica knows, for callers that read it directly.
+    @property
+    def version(self) -> int:
+        return self.replica.version
+
+    @property
+    def view(self) -> Any:
+        return self.replica.view
+
+    @property
+    def legal_actions(self) -> list[Message]:
+        return self.replica.legal_actions
+
+    @property
+    def outcome(self) -> str:
+        return self.replica.outcome
+
+    @property
+    def seat(self) -> str | None:
+        return self.replica.seat
+
+    @property
+    def events(self) -> list[Message]:
+        return self.replica.events
+
+    def action_id(self, label_start: str) -> str:
+        return self.replica.action_id(label_start)
 
     async def send(self, message: Message) -> None:
         if self._binary:
-            await self._connection.send(msgspec.msgpack.encode(message))
+            await self.connection.send(_msgpack_encode(message))
         else:
-            await self._connection.send(json.dumps(message))
+            await self.connection.send(_json_encode(message).decode())
 
     async def receive(self, timeout: float = 30.0) -> Message:
-        raw = await asyncio.wait_for(self._connection.recv(), timeout)
-        message: Message = (
-            msgspec.msgpack.decode(raw) if isinstance(raw, bytes) else json.loads(raw)
-        )
+        """The next message, decoded, as it came (nothing absorbed)."""
+        raw = await asyncio.wait_for(self.connection.recv(), timeout)
+        message: Message = _msgpack_decode(raw) if isinstance(raw, bytes) else _json_decode(raw)
         return message
 
-    def _absorb(self, message: Message) -> None:
-        self.version = message["version"]
-        self.view = message["view"]
-        self.legal_actions = message.get("legal_actions", [])
-        self.outcome = message.get("outcome", self.outcome)
-
     async def act(self, action: str, *, timeout: float = 30.0) -> Message:
-        """Take ``action`` at the current version; return once its events have arrived.
+        """Take ``action`` at the current version; return its ``accepted`` answer once the
+        replica holds the version it made.
 
         Raises :class:`ProtocolError` when the server rejects it (nothing was appended).
         """
-        command_id = f"{self._prefix}-{next(self._commands)}"
-        await self.send(
-            {
-                "type": "act",
-                "action": action,
-                "command_id": command_id,
-                "expected_version": self.version,
-            }
-        )
-        accepted: Message | None = None
-        while accepted is None or self.version < accepted["version"]:
-            message = await self.receive(timeout)
-            if message["type"] == "event":
-                self.events.append(message)
-                self._absorb(message)
-            elif message.get("command_id") == command_id:
-                if message["type"] != "accepted":
-                    raise ProtocolError(message)
-                accepted = message
-            elif message["type"] in ("error", "rejected"):
-                raise ProtocolError(message)
-        return accepted
+        exchange = Exchange(self.replica, action, f"{self._prefix}-{next(self._commands)}")
+        await self.send(exchange.request)
+        while not exchange.done:
+            reply = exchange.feed(await self.receive(timeout))
+            if reply is not None:
+                await self.send(reply)
+        assert exchange.answer is not None
+        return exchange.answer
 
-    async def next_event(self, timeout: float = 30.0) -> Message:
-        """Wait for the next pushed ``event`` (someone else's action, say)."""
+    async def next_update(self, timeout: float = 30.0) -> Message:
+        """Wait for the next pushed change (someone else's action, say) and absorb it."""
         while True:
             message = await self.receive(timeout)
-            if message["type"] == "event":
-                self.events.append(message)
-                self._absorb(message)
-                return message
             if message["type"] == "error":
                 raise ProtocolError(message)
+            reply = self.replica.absorb(message)
+            if reply is not None:
+                await self.send(reply)
+            if message["type"] in ("update", "sync") and not self.replica.lost:
+                return message
 
-    def action_id(self, label_start: str) -> str:
-        """The id of the legal action whose label starts with ``label_start``."""
-        for legal in self.legal_actions:
-            if str(legal["label"]).startswith(label_start):
-                return str(legal["id"])
-        labels = "; ".join(str(a["label"]) for a in self.legal_actions)
-        raise LookupError(f"No legal action starts with {label_start!r}; there are: {labels}.")
+    async def until(self, version: int, timeout: float = 30.0) -> None:
+        """Absorb pushed changes until the replica holds ``version``."""
+        while self.replica.version < version or self.replica.lost:
+            await self.next_update(timeout)
+
+    async def sync(self, timeout: float = 30.0) -> Message:
+        """Ask for the full view at the head."""
+        await self.send(SYNC)
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == "error":
+                raise ProtocolError(message)
+            self.replica.absorb(message)
+            if message["type"] == "sync":
+                return message
 
 
 async def create_campaign(
@@ -159,15 +182,16 @@ async def create_campaign(
         body["options"] = options
     if seats:
         body["seats"] = seats
-    return await asyncio.to_thread(_post, f"{base.rstrip('/')}/api/campaigns", body)
+    return await asyncio.to_thread(post, f"{base.rstrip('/')}/api/campaigns", body)
 
 
-def _post(url: str, body: Message) -> Message:
+def post(url: str, body: Message, *, token: str | None = None) -> Message:
+    """A JSON ``POST``; an error answer raises :class:`ProtocolError`."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
+        url, data=json.dumps(body).encode(), headers=headers, method="POST"
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:

@@ -64,7 +64,7 @@ async def play(
                 return 0
             if not seat.legal_actions:
                 write("Waiting for the other seats...")
-                await seat.next_event()
+                await seat.next_update()
                 continue
             answer = (await asyncio.to_thread(read, "> ")).strip().lower()
             if answer in ("q", "quit"):

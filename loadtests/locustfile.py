@@ -7,16 +7,22 @@ Each user sticks to one server from ``TABLETALE_HOSTS`` (comma-separated; defaul
 
 from __future__ import annotations
 
-import json
 import os
 import random
+import sys
 import time
-import urllib.request
 import uuid
+from pathlib import Path
 from typing import Any
 
 from locust import HttpUser, User, between, task
-from websockets.sync.client import ClientConnection, connect
+
+# Locust loads this file by path; the client library lives beside it in the repository.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from clients.blocking import BlockingSeat
+from clients.connection import post
+from clients.replica import ProtocolError
 
 
 class Player(HttpUser):
@@ -64,7 +70,7 @@ class Player(HttpUser):
 
 
 class SocketPlayer(User):
-    """A player on a WebSocket session: hello, then act and wait for the accepted answer.
+    """A player on a WebSocket session (the project's blocking client): act, wait for the answer.
 
     Each ``act`` round trip is reported to Locust as a ``WS act`` request; a rejection counts as a
     failure. A finished campaign is replaced by a new one.
@@ -75,61 +81,35 @@ class SocketPlayer(User):
     def on_start(self) -> None:
         hosts = [h for h in os.environ.get("TABLETALE_HOSTS", "").split(",") if h]
         self.base = random.choice(hosts) if hosts else str(self.host)
-        self.socket: ClientConnection | None = None
-        self.latest: dict[str, Any] = {}
+        self.seat: BlockingSeat | None = None
 
     def on_stop(self) -> None:
-        if self.socket is not None:
-            self.socket.close()
+        if self.seat is not None:
+            self.seat.close()
 
     def _join(self) -> None:
-        body = json.dumps({"game": "gil-ennis"}).encode()
-        request = urllib.request.Request(
-            self.base + "/api/campaigns",
-            data=body,
-            method="POST",
-            headers={"Content-Type": "application/json"},
+        created = post(self.base + "/api/campaigns", {"game": "gil-ennis"})
+        self.seat = BlockingSeat.connect(
+            self.base, created["id"], token=created["seats"]["player"], timeout=10
         )
-        with urllib.request.urlopen(request, timeout=10) as reply:
-            created = json.loads(reply.read())
-        url = "ws" + self.base.removeprefix("http") + f"/ws/campaigns/{created['id']}"
-        self.socket = connect(url, open_timeout=10)
-        token = created["seats"]["player"]
-        self.socket.send(json.dumps({"type": "hello", "token": token}))
-        self.latest = json.loads(self.socket.recv(timeout=10))
 
     @task
     def act(self) -> None:
-        if self.socket is None or self.latest.get("outcome") != "running":
-            if self.socket is not None:
-                self.socket.close()
+        seat = self.seat
+        if seat is None or seat.outcome != "running" or not seat.legal_actions:
+            if seat is not None:
+                seat.close()
             self._join()
             return
-        assert self.socket is not None
-        choice = random.choice(self.latest["legal_actions"])["id"]
-        command = uuid.uuid4().hex
+        choice = random.choice(seat.legal_actions)["id"]
         started = time.perf_counter()
-        self.socket.send(
-            json.dumps(
-                {
-                    "type": "act",
-                    "action": choice,
-                    "command_id": command,
-                    "expected_version": self.latest["version"],
-                }
-            )
-        )
-        answer: dict[str, Any] | None = None
-        while answer is None or self.latest["version"] < answer["version"]:
-            message = json.loads(self.socket.recv(timeout=10))
-            if message["type"] == "event":
-                self.latest = message
-            elif message.get("command_id") == command:
-                if message["type"] != "accepted":
-                    self._report(started, RuntimeError(message.get("message")))
-                    self.latest = {}
-                    return
-                answer = message
+        try:
+            seat.act(choice)
+        except ProtocolError as error:
+            self._report(started, error)
+            self.seat = None
+            seat.close()
+            return
         self._report(started, None)
 
     def _report(self, started: float, error: Exception | None) -> None:

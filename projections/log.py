@@ -6,6 +6,7 @@ the campaign runs, so their ``seed`` and ``salt`` are left out until it has ende
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -47,7 +48,7 @@ def seen(game: Game, recorded: RecordedEvent, seat: str | None, *, ended: bool) 
 
 
 def seen_log(
-    game: Game, events: list[RecordedEvent], seat: str | None, *, ended: bool
+    game: Game, events: Sequence[RecordedEvent], seat: str | None, *, ended: bool
 ) -> list[SeenEvent]:
     return [seen(game, recorded, seat, ended=ended) for recorded in events]
 
@@ -60,7 +61,7 @@ class Seeding(msgspec.Struct, frozen=True):
     version: int
 
 
-def last_seeding(events: list[RecordedEvent]) -> Seeding | None:
+def last_seeding(events: Sequence[RecordedEvent]) -> Seeding | None:
     """The seed in force at the head: the newest ``CampaignCreated`` or ``Reseeded``."""
     found: Seeding | None = None
     for recorded in events:

@@ -18,7 +18,7 @@ class Choice(msgspec.Struct, frozen=True):
 
 def seat_view(game: Game, state: Any, seat: str | None) -> Any:
     """The seat's view as plain data (dicts, lists, strings, numbers)."""
-    return msgspec.to_builtins(game.view(state, seat))
+    return msgspec.to_builtins(game.view(state, seat), str_keys=True)
 
 
 def choices(game: Game, state: Any, seat: str | None) -> list[Choice]:

@@ -29,11 +29,11 @@ class _Source:
         self._service = service
 
     async def campaigns(self, *, offset: int, limit: int) -> list[Any]:
-        return list(await self._service.store.list_campaigns(offset=offset, limit=limit))
+        return list(await self._service.catalog(offset=offset, limit=limit))
 
     async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
-        version, state = await self._service.state_at(campaign_id)
-        return await self._service.game_of(campaign_id), version, state
+        head = await self._service.head(campaign_id)
+        return head.game, head.version, head.state
 
 
 def routes() -> list[Route | WebSocketRoute]:
@@ -61,18 +61,18 @@ def routes() -> list[Route | WebSocketRoute]:
 def create_app(
     service: CampaignService,
     *,
-    tail_block: float = 5.0,
     catalog_interval: float = 10.0,
     close_store: bool = False,
 ) -> Starlette:
     """The app for a ready service; ``close_store`` closes the store when the app stops."""
     metrics = Metrics()
-    metrics.campaigns_cached = lambda: float(service.cached_campaigns())
-    hub = Hub(service, block=tail_block)
+    metrics.campaigns_cached = lambda: float(len(service.heads))
+    hub = Hub(service.heads, service.store.changes())
     ctx = Context(service, hub, metrics, CatalogRunner(_Source(service)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.start()
         runner = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
         try:
             yield

@@ -13,14 +13,18 @@ from hashlib import sha256
 from typing import Protocol
 
 from server.errors import ApiError
-from server.store.base import CampaignInfo
 
 PRIVATE = "private"
 TOKEN_PREFIX = "token:"
 
 
+class HasAttrs(Protocol):
+    @property
+    def attrs(self) -> dict[str, str]: ...
+
+
 class AttrSource(Protocol):
-    async def info(self, campaign_id: str) -> CampaignInfo: ...
+    async def facts(self, campaign_id: str) -> HasAttrs: ...
 
 
 def new_tokens(seats: Sequence[str]) -> dict[str, str]:
@@ -63,7 +67,7 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-async def viewer(store: AttrSource, campaign_id: str, token: str | None) -> str | None:
+async def viewer(source: AttrSource, campaign_id: str, token: str | None) -> str | None:
     """Resolve ``token`` for ``campaign_id`` (raises UnknownCampaign or ApiError)."""
-    info = await store.info(campaign_id)
-    return seat_for(info.attrs, token)
+    facts = await source.facts(campaign_id)
+    return seat_for(facts.attrs, token)

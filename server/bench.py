@@ -26,8 +26,9 @@ from domain.games import get_game
 from server.bots import RandomBot
 from server.codec import codec_for
 from server.fresh import Counted
+from server.heads import ORIGIN
 from server.progress import progress_bar
-from server.service import ORIGIN, CampaignService
+from server.service import CampaignService
 from server.store.base import EventStore
 from server.store.memory import MemoryStore
 

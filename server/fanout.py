@@ -1,186 +1,218 @@
-"""Live fan-out: one tail task per watched campaign per process, feeding every local subscriber.
+"""Live fan-out: every change to a watched campaign's head, pushed to the sockets that watch it.
 
-The tail follows the campaign's stream through ``store.wait_for`` (XREAD BLOCK on Redis), so events
-appended by any process reach this process's sockets. It keeps the head state itself, applies each
-new event once, and hands each subscriber the event with that seat's view and legal actions.
-A subscriber that falls too far behind is cut off (it reconnects and resumes from its version).
+The hub listens to the process's :class:`~server.heads.HeadRepository`, which tells it of every
+new version exactly once and in order, whether it came from a commit made here (delivered with no
+store round trip) or from another process through the store's change feed (one connection per
+process, however many campaigns are watched). Watched heads are pinned in the repository, so
+none is evicted while a socket needs its next version.
+
+Each watcher gets one frame per change: an ``update`` with the new events as its seat may see
+them, a JSON Patch from its previous view to the new one and its legal actions; the socket whose
+action caused the change gets that same content as its ``accepted`` answer instead. Frames are
+built once per seat and format, however many sockets share them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
-from domain.core.engine import evolve
-from domain.core.events import Rewound
-from domain.core.game import Game
-from projections.log import seen_event
-from projections.views import choices, seat_view
-from server.codec import Recorded, codec_for
-from server.messages import EventMessage
-from server.service import CampaignService
-from server.store.base import StoreError, StoreUnavailable, UnknownCampaign
+from projections.log import SeenEvent, seen
+from projections.patch import diff
+from server.codec import Recorded
+from server.head import Head
+from server.heads import HeadRepository
+from server.messages import Accepted, Sync, Update
+from server.store.base import StoredEvent
+from server.store.feed import ChangeFeed
+from server.ws.frames import Frames
+from server.ws.outbox import Frame, Outbox
 
 log = logging.getLogger("tabletale.fanout")
 
-LAGGING = None
-"""Put on a subscriber's queue when it fell too far behind to catch up live."""
 
+class Watcher:
+    """One socket's place in a campaign's fan-out."""
 
-def event_message(
-    game: Game, recorded: Recorded[Any], state: Any, seat: str | None
-) -> EventMessage:
-    """``recorded`` (which produced ``state``) as ``seat`` receives it."""
-    outcome = game.outcome(state)
-    return EventMessage(
-        version=recorded.version,
-        event=seen_event(game, recorded.event, seat, ended=outcome != "running"),
-        view=seat_view(game, state, seat),
-        legal_actions=choices(game, state, seat),
-        outcome=outcome,
-        seat=recorded.seat,
-        at_ms=recorded.at_ms,
-    )
+    __slots__ = ("campaign_id", "frames", "outbox", "seat")
 
-
-async def advance(
-    service: CampaignService, campaign_id: str, game: Game, state: Any, recorded: Recorded[Any]
-) -> Any:
-    """The state after ``recorded``, given ``state`` before it."""
-    if isinstance(recorded.event, Rewound):
-        _, state = await service.state_at(campaign_id, recorded.event.to)
-        return state
-    return evolve(game, state, recorded.event)
-
-
-async def missed(
-    service: CampaignService, campaign_id: str, seat: str | None, since: int
-) -> tuple[Any, list[EventMessage]]:
-    """The state at ``since`` and the event messages of every later version, up to the head."""
-    game = await service.game_of(campaign_id)
-    _, start = await service.state_at(campaign_id, since)
-    state = start
-    messages: list[EventMessage] = []
-    for recorded in await service.events(campaign_id, since):
-        state = await advance(service, campaign_id, game, state, recorded)
-        messages.append(event_message(game, recorded, state, seat))
-    return start, messages
-
-
-class Subscriber:
-    def __init__(self, seat: str | None, *, limit: int) -> None:
-        self.seat = seat
-        self.queue: asyncio.Queue[EventMessage | None] = asyncio.Queue()
-        self._limit = limit
-        self.lagging = False
-
-    def offer(self, message: EventMessage) -> None:
-        if self.lagging:
-            return
-        if self.queue.qsize() >= self._limit:
-            self.lagging = True
-            self.queue.put_nowait(LAGGING)
-            return
-        self.queue.put_nowait(message)
-
-
-class _Tail:
-    def __init__(self, campaign_id: str, game: Game, version: int, state: Any) -> None:
+    def __init__(self, campaign_id: str, seat: str | None, frames: Frames, outbox: Outbox) -> None:
         self.campaign_id = campaign_id
-        self.game = game
-        self.version = version
-        self.state = state
-        self.subscribers: set[Subscriber] = set()
-        self.task: asyncio.Task[None] | None = None
+        self.seat = seat
+        self.frames = frames
+        self.outbox = outbox
+
+
+class Origin:
+    """Passed with a socket's command, so its answer travels with the update it caused."""
+
+    __slots__ = ("command_id", "watcher")
+
+    def __init__(self, watcher: Watcher, command_id: str) -> None:
+        self.watcher = watcher
+        self.command_id = command_id
+
+
+def seen_events(head: Head, recorded: Sequence[Recorded[Any]], seat: str | None) -> list[SeenEvent]:
+    ended = head.outcome != "running"
+    return [seen(head.game, item, seat, ended=ended) for item in recorded]
+
+
+def sync_message(head: Head, seat: str | None, reason: str | None = None) -> Sync:
+    return Sync(head.version, head.view(seat), head.choices(seat), head.outcome, reason)
 
 
 class Hub:
-    def __init__(
-        self,
-        service: CampaignService,
-        *,
-        block: float = 5.0,
-        queue_limit: int = 1000,
-        retry: Sequence[float] = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0),
-    ) -> None:
-        self._service = service
-        self._block = block
-        self._queue_limit = queue_limit
-        self._retry = tuple(retry)
-        self._tails: dict[str, _Tail] = {}
-        self._lock = asyncio.Lock()
+    def __init__(self, heads: HeadRepository, feed: ChangeFeed) -> None:
+        self._heads = heads
+        self._feed = feed
+        self._watchers: dict[str, list[Watcher]] = {}
+        self._watching: dict[str, asyncio.Future[None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._follower: asyncio.Task[None] | None = None
+        heads.listen(self)
 
-    @property
-    def watched(self) -> int:
-        return len(self._tails)
-
-    async def subscribe(self, campaign_id: str, seat: str | None) -> Subscriber:
-        """Receive every event after the current head (and possibly a few before: skip those)."""
-        async with self._lock:
-            tail = self._tails.get(campaign_id)
-            if tail is None:
-                game = await self._service.game_of(campaign_id)
-                version, state = await self._service.state_at(campaign_id)
-                tail = _Tail(campaign_id, game, version, state)
-                tail.task = asyncio.create_task(self._follow(tail), name=f"tail:{campaign_id}")
-                self._tails[campaign_id] = tail
-            subscriber = Subscriber(seat, limit=self._queue_limit)
-            tail.subscribers.add(subscriber)
-            return subscriber
-
-    def unsubscribe(self, campaign_id: str, subscriber: Subscriber) -> None:
-        tail = self._tails.get(campaign_id)
-        if tail is None:
-            return
-        tail.subscribers.discard(subscriber)
-        if not tail.subscribers:
-            del self._tails[campaign_id]
-            if tail.task is not None:
-                tail.task.cancel()
+    def start(self) -> None:
+        """Begin following the store's change feed (once the event loop runs)."""
+        self._follower = asyncio.create_task(self._feed.follow(self._deliver, self._resumed))
 
     async def close(self) -> None:
-        tasks = [tail.task for tail in self._tails.values() if tail.task is not None]
-        self._tails.clear()
+        tasks = list(self._background)
+        if self._follower is not None:
+            tasks.append(self._follower)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._feed.close()
 
-    async def _follow(self, tail: _Tail) -> None:
-        store = self._service.store
-        codec = codec_for(tail.game)
-        failures = 0
-        while True:
-            try:
-                stored = await store.wait_for(tail.campaign_id, tail.version, self._block)
-                for item in stored:
-                    recorded = codec.decode_recorded(item.version, item.data)
-                    tail.state = await advance(
-                        self._service, tail.campaign_id, tail.game, tail.state, recorded
-                    )
-                    tail.version = recorded.version
-                    self._dispatch(tail, recorded)
-                failures = 0
-            except UnknownCampaign:
-                log.warning("Campaign %s vanished; its tail stops.", tail.campaign_id)
-                return
-            except Exception as error:
-                # Most likely the store is down: keep the subscribers, retry with a growing pause.
-                pause = self._retry[min(failures, len(self._retry) - 1)]
-                failures += 1
-                if not isinstance(error, StoreUnavailable | StoreError | OSError):
-                    log.exception("Tail of %s failed; retrying.", tail.campaign_id)
-                else:
-                    log.warning("Tail of %s waiting for the store: %s", tail.campaign_id, error)
-                await asyncio.sleep(pause)
+    def watched(self) -> int:
+        return len(self._watchers)
 
-    def _dispatch(self, tail: _Tail, recorded: Recorded[Any]) -> None:
-        by_seat: dict[str | None, EventMessage] = {}
-        for subscriber in list(tail.subscribers):
-            message = by_seat.get(subscriber.seat)
-            if message is None:
-                message = by_seat[subscriber.seat] = event_message(
-                    tail.game, recorded, tail.state, subscriber.seat
+    # -- joining and leaving --------------------------------------------------------------
+
+    async def join(
+        self, campaign_id: str, seat: str | None, frames: Frames, outbox: Outbox
+    ) -> tuple[Watcher, Head]:
+        """Start pushing ``campaign_id``'s changes to ``outbox`` (held until the caller releases
+        it with its welcome); returns the head the first pushed change will follow."""
+        self._heads.pin(campaign_id)
+        try:
+            await self._watch(campaign_id)
+            await self._heads.head(campaign_id)  # caught up once the feed covers what follows
+        except BaseException:
+            self._heads.unpin(campaign_id)
+            await self._unwatch_if_unused(campaign_id)
+            raise
+        # No await from here on: the head read now is the one the next change starts from.
+        head = self._heads.cached(campaign_id)
+        assert head is not None  # pinned
+        watcher = Watcher(campaign_id, seat, frames, outbox)
+        outbox.hold()
+        self._watchers.setdefault(campaign_id, []).append(watcher)
+        return watcher, head
+
+    async def _watch(self, campaign_id: str) -> None:
+        """Subscribe to the feed once per campaign; later joiners wait for the same answer."""
+        watching = self._watching.get(campaign_id)
+        if watching is None:
+            watching = asyncio.ensure_future(self._feed.watch(campaign_id))
+            self._watching[campaign_id] = watching
+        try:
+            await asyncio.shield(watching)
+        except BaseException:
+            if self._watching.get(campaign_id) is watching and watching.done():
+                del self._watching[campaign_id]
+            raise
+
+    async def leave(self, watcher: Watcher) -> None:
+        campaign_id = watcher.campaign_id
+        watchers = self._watchers.get(campaign_id, [])
+        if watcher not in watchers:
+            return
+        watchers.remove(watcher)
+        if not watchers:
+            del self._watchers[campaign_id]
+        self._heads.unpin(campaign_id)
+        await self._unwatch_if_unused(campaign_id)
+
+    async def _unwatch_if_unused(self, campaign_id: str) -> None:
+        if campaign_id in self._watchers or self._watching.pop(campaign_id, None) is None:
+            return
+        try:
+            await self._feed.unwatch(campaign_id)
+        except Exception as error:  # an unsubscribe that fails leaves a harmless subscription
+            log.warning("Could not stop watching %s: %s", campaign_id, error)
+
+    # -- what the repository tells -------------------------------------------------------
+
+    def advanced(
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+    ) -> None:
+        watchers = self._watchers.get(after.facts.id)
+        if not watchers:
+            return
+        built: dict[tuple[str | None, Frames], Frame] = {}
+        answering = origin.watcher if isinstance(origin, Origin) else None
+        for watcher in watchers:
+            seat = watcher.seat
+            if watcher is answering:
+                assert isinstance(origin, Origin)
+                update = _update(before, after, recorded, seat)
+                answer = Accepted(
+                    origin.command_id,
+                    update.first,
+                    update.version,
+                    False,
+                    update.events,
+                    update.patch,
+                    update.legal_actions,
+                    update.outcome,
                 )
-            subscriber.offer(message)
+                watcher.outbox.put(watcher.frames.encode(answer))
+                continue
+            key = (seat, watcher.frames)
+            frame = built.get(key)
+            if frame is None:
+                frame = built[key] = watcher.frames.encode(_update(before, after, recorded, seat))
+            watcher.outbox.put(frame)
+
+    def reset(self, head: Head) -> None:
+        reason = "The campaign's stored history changed; this is the store's version of it."
+        for watcher in self._watchers.get(head.facts.id, []):
+            watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
+
+    # -- the change feed ------------------------------------------------------------------
+
+    def _deliver(self, campaign_id: str, stored: list[StoredEvent]) -> None:
+        pending = self._heads.changed(campaign_id, stored)
+        if pending is not None:
+            self._spawn(pending)
+
+    async def _resumed(self) -> None:
+        await self._heads.catch_up_pinned()
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception as error:
+                log.warning("Catching a watched campaign up failed: %s", error)
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+def _update(
+    before: Head, after: Head, recorded: Sequence[Recorded[Any]], seat: str | None
+) -> Update:
+    return Update(
+        first=recorded[0].version,
+        version=after.version,
+        events=seen_events(after, recorded, seat),
+        patch=diff(before.view(seat), after.view(seat)),
+        legal_actions=after.choices(seat),
+        outcome=after.outcome,
+    )

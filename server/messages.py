@@ -14,6 +14,7 @@ from domain.core.events import Options
 from domain.core.game import Outcome
 from projections.catalog import CatalogEntry
 from projections.log import SeenEvent
+from projections.patch import PatchOp
 from projections.stats import GameStats
 from projections.timeline import Line
 from projections.views import Choice
@@ -121,12 +122,19 @@ class Act(msgspec.Struct, frozen=True, tag="act", forbid_unknown_fields=True):
     expected_version: int
 
 
-ClientMessage = Hello | Act
+class SyncRequest(msgspec.Struct, frozen=True, tag="sync", forbid_unknown_fields=True):
+    """Ask for the full view at the head (a client that lost track of its patches)."""
+
+
+ClientMessage = Hello | Act | SyncRequest
 
 # -- WebSocket, server to client -------------------------------------------------------------
 
 
 class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
+    """The session's start: the full view at ``version``; ``missed`` holds the events after the
+    ``since`` the client resumed from."""
+
     campaign: str
     game: str
     seat: str | None
@@ -135,29 +143,50 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     view: Any
     legal_actions: list[Choice]
     outcome: Outcome
+    missed: list[SeenEvent] = []
+
+
+class Update(msgspec.Struct, frozen=True, tag="update"):
+    """Versions ``first..version`` happened: their events, and how the seat's view changed
+    (a JSON Patch to apply to the view at ``first - 1``)."""
+
+    first: int
+    version: int
+    events: list[SeenEvent]
+    patch: list[PatchOp]
+    legal_actions: list[Choice]
+    outcome: Outcome
 
 
 class Accepted(msgspec.Struct, frozen=True, tag="accepted"):
+    """The answer to this session's action, with its update in the same frame. A ``duplicate``
+    (a command id seen before) carries no patch: the client syncs if it is behind ``version``."""
+
     command_id: str
     first: int
     version: int
     duplicate: bool = False
+    events: list[SeenEvent] = []
+    patch: list[PatchOp] = []
+    legal_actions: list[Choice] = []
+    outcome: Outcome = "running"
+
+
+class Sync(msgspec.Struct, frozen=True, tag="sync"):
+    """The full view at ``version``, asked for by the client or sent when the server had to
+    resynchronise it (``reason`` says why); it replaces everything the client held."""
+
+    version: int
+    view: Any
+    legal_actions: list[Choice]
+    outcome: Outcome
+    reason: str | None = None
 
 
 class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
     command_id: str | None
     code: str
     message: str
-
-
-class EventMessage(msgspec.Struct, frozen=True, tag="event"):
-    version: int
-    event: Any
-    view: Any
-    legal_actions: list[Choice]
-    outcome: Outcome
-    seat: str | None = None
-    at_ms: int = 0
 
 
 class ReplayEnd(msgspec.Struct, frozen=True, tag="end"):
@@ -169,4 +198,4 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
     message: str
 
 
-ServerMessage = Welcome | Accepted | Rejected | EventMessage | ReplayEnd | ErrorMessage
+ServerMessage = Welcome | Update | Accepted | Sync | Rejected | ReplayEnd | ErrorMessage

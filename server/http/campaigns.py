@@ -11,7 +11,6 @@ from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError
 from server.http.context import context
 from server.http.respond import body, campaign_id, endpoint, json, query_int, seat_of
-from server.http.seeds import revealed
 from server.messages import CampaignOut, CatalogPage, CreateCampaign, CreatedOut
 from server.service import SEED_HASH
 
@@ -42,7 +41,7 @@ async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
     offset = query_int(request, "offset", 0) or 0
     limit = min(query_int(request, "limit", 50, low=1) or 50, MAX_PAGE)
-    infos = await ctx.service.store.list_campaigns(offset=offset, limit=limit)
+    infos = await ctx.service.catalog(offset=offset, limit=limit)
     visible = [info for info in infos if not is_private(info.attrs)]
     entries = await ctx.catalog.entries(visible)
     next_offset = offset + limit if len(infos) == limit else None
@@ -54,17 +53,18 @@ async def get_campaign(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     await seat_of(request)
-    info = await ctx.service.store.info(cid)
+    info = await ctx.service.info(cid)
     entries = await ctx.catalog.entries([info])
     if not entries:
         raise ApiError("not_found", f"Campaign {cid} is still being created.")
     entry = entries[0]
-    seeding = await revealed(ctx.service, cid, entry.status)
+    head = await ctx.service.head(cid)
+    seeding = await ctx.service.revealed(cid, head)
     out = CampaignOut(
         entry=entry,
-        seats=list(await ctx.service.seats_of(cid)),
-        private=is_private(info.attrs),
-        seed_hash=info.attrs.get(SEED_HASH, ""),
+        seats=list(head.facts.seats),
+        private=is_private(head.facts.attrs),
+        seed_hash=head.facts.attrs.get(SEED_HASH, ""),
         seed=None if seeding is None else seeding.seed,
         salt=None if seeding is None else seeding.salt,
     )

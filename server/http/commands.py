@@ -24,6 +24,7 @@ async def perform(
     *,
     expected_version: int,
     command_id: str | None,
+    origin: object = None,
 ) -> Acted:
     """Apply a seat's action, counting it as accepted or rejected (by code)."""
     started = time.perf_counter()
@@ -31,7 +32,12 @@ async def perform(
         if seat is None:
             raise ApiError("forbidden", "Spectators cannot act; present a seat token.")
         acted = await ctx.service.act(
-            cid, seat, action, expected_version=expected_version, command_id=command_id
+            cid,
+            seat,
+            action,
+            expected_version=expected_version,
+            command_id=command_id,
+            origin=origin,
         )
     except Exception as error:
         known = classify(error)
@@ -71,14 +77,13 @@ async def fork(request: Request) -> Response:
     cid = campaign_id(request)
     seat = await seat_of(request)
     asked = await body(request, ForkRequest)
-    if seat is None and await ctx.service.outcome(cid) == "running":
+    head = await ctx.service.head(cid)
+    if seat is None and head.outcome == "running":
         # A fork hands out every seat's token, so its holder sees all hidden information.
         _seated(seat, "fork it while it runs")
-    info = await ctx.service.store.info(cid)
-    seats = await ctx.service.seats_of(cid)
-    tokens = new_tokens(seats)
+    tokens = new_tokens(head.facts.seats)
     attrs = token_attrs(tokens)
-    if is_private(info.attrs):
+    if is_private(head.facts.attrs):
         attrs[PRIVATE] = "1"
     created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=attrs)
     out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)

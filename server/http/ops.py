@@ -17,7 +17,7 @@ async def healthz(request: Request) -> Response:
 
 async def readyz(request: Request) -> Response:
     try:
-        await context(request).service.store.ping()
+        await context(request).service.ping()
     except Exception as error:
         known = classify(error) or ErrorBody("unavailable", f"The store did not answer: {error}.")
         return error_response(ErrorBody("unavailable", known.message))

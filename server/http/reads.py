@@ -7,10 +7,9 @@ from starlette.responses import Response
 
 from projections.log import seen_log
 from projections.timeline import timeline
-from projections.views import choices, seat_view
+from projections.views import seat_view
 from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query_int, seat_of
-from server.http.seeds import revealed
 from server.messages import EventsOut, StateOut, StatsOut, TimelineOut
 from server.service import SEED_HASH
 
@@ -24,11 +23,10 @@ async def events(request: Request) -> Response:
     seat = await seat_of(request)
     after = query_int(request, "after", 0) or 0
     limit = min(query_int(request, "limit", MAX_EVENTS, low=1) or MAX_EVENTS, MAX_EVENTS)
-    head, state = await ctx.service.state_at(cid)
-    game = await ctx.service.game_of(cid)
-    ended = game.outcome(state) != "running"
-    recorded = await ctx.service.events(cid, after, head, limit)
-    return json(EventsOut(head, seen_log(game, list(recorded), seat, ended=ended)))
+    head = await ctx.service.head(cid)
+    ended = head.outcome != "running"
+    recorded = await ctx.service.events(cid, after, head.version, limit)
+    return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
 
 
 @endpoint
@@ -37,20 +35,27 @@ async def state(request: Request) -> Response:
     cid = campaign_id(request)
     seat = await seat_of(request)
     at = query_int(request, "at", None, low=1)
-    head, head_state = await ctx.service.state_at(cid)
-    game = await ctx.service.game_of(cid)
-    version, current = (head, head_state) if at is None else await ctx.service.state_at(cid, at)
-    outcome = game.outcome(head_state)
-    seeding = await revealed(ctx.service, cid, outcome)
-    info = await ctx.service.store.info(cid)
+    head = await ctx.service.head(cid)
+    seeding = await ctx.service.revealed(cid, head)
+    if at is None or at == head.version:
+        version, view, legal, outcome = (
+            head.version,
+            head.view(seat),
+            head.choices(seat),
+            head.outcome,
+        )
+    else:
+        version, current = await ctx.service.state_at(cid, at)
+        game = head.game
+        view, legal, outcome = seat_view(game, current, seat), [], game.outcome(current)
     out = StateOut(
         version=version,
-        view=seat_view(game, current, seat),
-        legal_actions=choices(game, current, seat) if version == head else [],
-        outcome=game.outcome(current),
-        head=head,
+        view=view,
+        legal_actions=legal,
+        outcome=outcome,
+        head=head.version,
         seat=seat,
-        seed_hash=info.attrs.get(SEED_HASH, ""),
+        seed_hash=head.facts.attrs.get(SEED_HASH, ""),
         seed=None if seeding is None else seeding.seed,
         salt=None if seeding is None else seeding.salt,
     )
@@ -65,7 +70,7 @@ async def timeline_of(request: Request) -> Response:
     game = await ctx.service.game_of(cid)
     recorded = await ctx.service.events(cid)
     head = recorded[-1].version if recorded else 0
-    return json(TimelineOut(head, timeline(game, list(recorded))))
+    return json(TimelineOut(head, timeline(game, recorded)))
 
 
 @endpoint

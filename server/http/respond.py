@@ -69,7 +69,7 @@ def campaign_id(request: Request) -> str:
 async def seat_of(request: Request) -> str | None:
     """The viewer's seat from the bearer token (None: spectator); checks the campaign exists."""
     token = bearer(request.headers.get("authorization"))
-    return await viewer(context(request).service.store, campaign_id(request), token)
+    return await viewer(context(request).service, campaign_id(request), token)
 
 
 Handler = Callable[[Request], Awaitable[Response]]

@@ -12,9 +12,12 @@ at version 10 or 100,000.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
+
+if TYPE_CHECKING:
+    from server.store.feed import ChangeFeed
 
 
 class StoreError(Exception):
@@ -150,8 +153,8 @@ class EventStore(Protocol):
         """The newest snapshot at or below ``at_most``, the parent's included for a fork."""
         ...
 
-    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
-        """Events after ``after``; when there are none yet, wait up to ``timeout`` s for some."""
+    def changes(self) -> ChangeFeed:
+        """The feed of appends made by other processes (:mod:`server.store.feed`)."""
         ...
 
     async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 
 import msgspec
@@ -19,18 +18,18 @@ from server.store.base import (
     forked_info,
     new_info,
 )
+from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
 
 
 class _Campaign:
-    __slots__ = ("changed", "commands", "events", "info", "snapshots")
+    __slots__ = ("commands", "events", "info", "snapshots")
 
     def __init__(self, info: CampaignInfo) -> None:
         self.info = info
         self.events: list[bytes] = []  # own events: version fork_version + 1 + index
         self.commands: dict[str, AppendResult] = {}
         self.snapshots: dict[int, bytes] = {}
-        self.changed = asyncio.Event()
 
 
 class MemoryStore:
@@ -100,8 +99,6 @@ class MemoryStore:
         campaign.info = msgspec.structs.replace(
             campaign.info, head=result.last, updated_ms=max(now_ms, campaign.info.updated_ms)
         )
-        campaign.changed.set()
-        campaign.changed = asyncio.Event()
         return result
 
     async def _read_own(
@@ -137,15 +134,8 @@ class MemoryStore:
     async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
         return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
 
-    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
-        campaign = self._get(campaign_id)
-        if campaign.info.head <= after:
-            changed = campaign.changed
-            try:
-                await asyncio.wait_for(changed.wait(), timeout)
-            except TimeoutError:
-                return []
-        return await self.read(campaign_id, after)
+    def changes(self) -> ChangeFeed:
+        return LocalFeed()
 
     async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
         infos = sorted(

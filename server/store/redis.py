@@ -7,6 +7,8 @@ Cluster slot and the append script never crosses slots:
 - ``{prefix}:{<id>}:meta``: hash of game, head, created_ms, updated_ms, parent, fork_version and
   one ``attr:<name>`` field per attribute.
 - ``{prefix}:{<id>}:commands``: hash of command id -> ``"first:last"``.
+- ``{prefix}:{<id>}:changes``: the shard channel each append is announced on
+  (:mod:`server.store.redis_feed`).
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
 - ``{prefix}:catalog``: sorted set of campaign ids scored by created_ms.
 """
@@ -15,13 +17,16 @@ from __future__ import annotations
 
 import contextlib
 import importlib.resources
+import os
+import uuid
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import cast
 
+import msgspec
 import redis.asyncio
 import redis.exceptions
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff
+from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 
 from server.store.base import (
     AppendResult,
@@ -37,7 +42,9 @@ from server.store.base import (
     forked_info,
     new_info,
 )
+from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
+from server.store.redis_feed import RedisFeed
 
 _APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
 
@@ -52,9 +59,20 @@ return 1
 Fields = dict[bytes, bytes]
 Entries = list[tuple[bytes, Fields]]
 
-_CONNECT_TIMEOUT_S = 5.0
 _PAGE = 10_000  # stream entries per XRANGE when reading a long range
 _ATTR = b"attr:"
+
+
+class RedisSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """How the store talks to Redis. Every wait is bounded, so an outage answers in seconds."""
+
+    max_connections: int = 32
+    """Command connections per process (the change feed holds one more of its own)."""
+    pool_timeout_s: float = 2.0
+    """How long a command waits for a free connection before the store is called unavailable."""
+    connect_timeout_s: float = 2.0
+    socket_timeout_s: float = 2.0
+    """How long one command may take; Redis answers ours in well under a millisecond."""
 
 
 @contextlib.contextmanager
@@ -99,31 +117,68 @@ def _parse_range(text: bytes) -> tuple[int, int]:
     return int(first), int(last)
 
 
+def client_name() -> str:
+    """How this process names its Redis connections (``CLIENT LIST`` shows who holds what)."""
+    return f"tabletale:{os.getpid()}"
+
+
 class RedisStore:
-    """An EventStore over a ``redis.asyncio`` client created with ``decode_responses=False``.
+    """An EventStore over a ``redis.asyncio`` client created with ``decode_responses=False``."""
 
-    ``wait_for`` blocks on the server (XREAD BLOCK), so a client ``socket_timeout`` shorter than
-    the wait would end it early as StoreUnavailable; ``from_url`` sets none.
-    """
-
-    def __init__(self, client: redis.asyncio.Redis, *, prefix: str = "tt") -> None:
+    def __init__(
+        self,
+        client: redis.asyncio.Redis,
+        *,
+        prefix: str = "tt",
+        feed_client: redis.asyncio.Redis | None = None,
+    ) -> None:
         self._client = client
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
         self._append = client.register_script(_APPEND_LUA)
         self._hset_if = client.register_script(_HSET_IF_LUA)
+        self._origin = uuid.uuid4().hex[:12]
+        self._feed_client = feed_client
+        # A campaign's lineage never changes once created: remembered, it saves the metadata
+        # read in front of every read of a campaign's own newest events.
+        self._lineage: dict[str, int] = {}
 
     @classmethod
-    def from_url(cls, url: str, *, prefix: str = "tt") -> RedisStore:
-        client = redis.asyncio.Redis.from_url(
+    def from_url(
+        cls, url: str, *, prefix: str = "tt", settings: RedisSettings | None = None
+    ) -> RedisStore:
+        settings = settings or RedisSettings()
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
-            decode_responses=False,
-            socket_connect_timeout=_CONNECT_TIMEOUT_S,
+            max_connections=settings.max_connections,
+            timeout=settings.pool_timeout_s,
+            socket_connect_timeout=settings.connect_timeout_s,
+            socket_timeout=settings.socket_timeout_s,
+            client_name=client_name(),
             # A short back-off: callers turn StoreUnavailable into an answer, so it should come
             # within a second rather than after the client's default of several.
             retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.05), retries=2),
         )
-        return cls(client, prefix=prefix)
+        # The feed's connection blocks in reads for as long as nothing happens, and reconnects
+        # itself, so it has no socket timeout and no retries of its own.
+        feed = redis.asyncio.Redis.from_url(
+            url,
+            socket_connect_timeout=settings.connect_timeout_s,
+            client_name=client_name() + ":feed",
+            retry=Retry(NoBackoff(), 0),
+        )
+        return cls(redis.asyncio.Redis.from_pool(pool), prefix=prefix, feed_client=feed)
+
+    def changes(self) -> ChangeFeed:
+        """One Pub/Sub connection that brings other processes' appends."""
+        feed_client = self._feed_client
+        if feed_client is None:
+            raise StoreError("This RedisStore was built without a feed client; use from_url.")
+        return RedisFeed(
+            lambda: feed_client,
+            channel=lambda campaign_id: self._key(campaign_id, "changes"),
+            origin=self._origin,
+        )
 
     @property
     def client(self) -> redis.asyncio.Redis:
@@ -177,7 +232,9 @@ class RedisStore:
             fields = cast(Fields, await self._client.hgetall(self._key(campaign_id, "meta")))
         if not fields:
             raise UnknownCampaign(campaign_id)
-        return _parse_info(campaign_id, fields)
+        info = _parse_info(campaign_id, fields)
+        self._lineage[campaign_id] = info.fork_version
+        return info
 
     async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
         if not attrs:
@@ -203,11 +260,17 @@ class RedisStore:
             self._key(campaign_id, "meta"),
             self._key(campaign_id, "events"),
             self._key(campaign_id, "commands"),
+            self._key(campaign_id, "changes"),
+        ]
+        args: list[bytes | str | int] = [
+            expected_version,
+            command_id or "",
+            now_ms,
+            self._origin,
+            *events,
         ]
         with _reachable():
-            reply = await self._append(
-                keys=keys, args=[expected_version, command_id or "", now_ms, *events]
-            )
+            reply = await self._append(keys=keys, args=args)
         match reply[0]:
             case b"ok":
                 return AppendResult(first=reply[1], last=reply[2])
@@ -243,7 +306,23 @@ class RedisStore:
     async def read(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
+        fork_version = self._lineage.get(campaign_id)
+        if fork_version is not None and after >= fork_version and until is None and limit is None:
+            # Everything newer than the fork point is in the campaign's own stream: one XRANGE
+            # to its end reads it (an unknown or deleted campaign reads as empty).
+            return await self._read_newest(campaign_id, after)
         return await read_through(self.info, self._read_own, campaign_id, after, until, limit)
+
+    async def _read_newest(self, campaign_id: str, after: int) -> list[StoredEvent]:
+        key = self._key(campaign_id, "events")
+        out: list[StoredEvent] = []
+        with _reachable():
+            while True:
+                entries = cast(Entries, await self._client.xrange(key, after + 1, "+", _PAGE))
+                out += _stored(entries)
+                if len(entries) < _PAGE:
+                    return out
+                after = out[-1].version
 
     async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
         with _reachable():
@@ -284,25 +363,6 @@ class RedisStore:
     async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
         return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
 
-    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
-        info = await self.info(campaign_id)
-        if info.head > after:
-            return await self.read(campaign_id, after)
-        if timeout <= 0:
-            return []
-        # head <= after, so after >= fork_version: everything newer lands in the campaign's own
-        # stream, and XREAD from "<after>-0" also returns what was appended since the info call.
-        key = self._key(campaign_id, "events")
-        with _reachable():
-            reply: Any = await self._client.xread(
-                {key: f"{after}-0"}, block=max(1, round(timeout * 1000))
-            )
-        if not reply:
-            return []
-        # RESP2 answers [[key, entries]], RESP3 {key: [entries]}.
-        entries = reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))[0]
-        return _stored(entries)
-
     async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
         if limit <= 0:
             return []
@@ -327,3 +387,5 @@ class RedisStore:
     async def close(self) -> None:
         with _reachable():
             await self._client.aclose()
+            if self._feed_client is not None:
+                await self._feed_client.aclose()

@@ -1,7 +1,9 @@
 -- Append a batch of events to one campaign, atomically.
 --
--- KEYS[1] meta hash, KEYS[2] events stream, KEYS[3] commands hash (all on the campaign's slot)
--- ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] now (ms), ARGV[4..] events
+-- KEYS[1] meta hash, KEYS[2] events stream, KEYS[3] commands hash, KEYS[4] the shard channel
+-- that announces appends (all on the campaign's slot)
+-- ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] now (ms), ARGV[4] the
+-- appending process's origin, ARGV[5..] events
 --
 -- Replies: {'ok', first, last} | {'duplicate', 'first:last'} | {'conflict', head}
 --        | {'unknown'} | {'corrupt', head, stream top}
@@ -29,7 +31,7 @@ if expected ~= head then
   return {'conflict', head}
 end
 
-local count = #ARGV - 3
+local count = #ARGV - 4
 local now = tonumber(ARGV[3])
 if count < 1 or not now then
   return redis.error_reply('ERR append needs a numeric time and at least one event')
@@ -45,8 +47,10 @@ if top then
   end
 end
 
+local lengths = {}
 for i = 1, count do
-  redis.call('XADD', KEYS[2], string.format('%d-0', head + i), 'e', ARGV[3 + i])
+  redis.call('XADD', KEYS[2], string.format('%d-0', head + i), 'e', ARGV[4 + i])
+  lengths[i] = #ARGV[4 + i]
 end
 
 local last = head + count
@@ -55,4 +59,7 @@ redis.call('HSET', KEYS[1], 'head', string.format('%d', last), 'updated_ms', str
 if command ~= '' then
   redis.call('HSET', KEYS[3], command, string.format('%d:%d', head + 1, last))
 end
+-- Watching processes apply these without reading the stream (server/store/redis_feed.py).
+redis.call('SPUBLISH', KEYS[4], string.format('%s %d %s\n', ARGV[4], head + 1,
+  table.concat(lengths, ',')) .. table.concat(ARGV, '', 5, 4 + count))
 return {'ok', head + 1, last}

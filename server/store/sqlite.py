@@ -30,6 +30,7 @@ from server.store.base import (
     forked_info,
     new_info,
 )
+from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
 
 T = TypeVar("T")
@@ -68,7 +69,6 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 _INFO_COLUMNS = "id, game, head, created_ms, updated_ms, parent, fork_version, attrs"
-_POLL_S = 0.2  # how often a waiter looks for appends made by another process
 _BUSY_S = 5.0  # how long a write waits for another process to release the file
 
 _encode_attrs = msgspec.json.Encoder().encode
@@ -117,7 +117,6 @@ class SqliteStore:
         self._path = Path(path)
         self._db: sqlite3.Connection | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
-        self._changed: dict[str, asyncio.Event] = {}
         self._closed = False
 
     def _open(self) -> sqlite3.Connection:
@@ -146,12 +145,6 @@ class SqliteStore:
             raise StoreUnavailable(
                 f"The SQLite event store at {self._path} cannot be used: {error}"
             ) from error
-
-    def _changed_event(self, campaign_id: str) -> asyncio.Event:
-        event = self._changed.get(campaign_id)
-        if event is None:
-            event = self._changed[campaign_id] = asyncio.Event()
-        return event
 
     async def _insert(self, info: CampaignInfo) -> CampaignInfo:
         def work(db: sqlite3.Connection) -> None:
@@ -251,12 +244,7 @@ class SqliteStore:
                     )
                 return result
 
-        result = await self._run(work)
-        if not result.duplicate:
-            changed = self._changed.pop(campaign_id, None)
-            if changed is not None:
-                changed.set()
-        return result
+        return await self._run(work)
 
     async def _read_own(
         self, campaign_id: str, after: int, until: int, limit: int | None
@@ -312,19 +300,10 @@ class SqliteStore:
     async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
         return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
 
-    async def wait_for(self, campaign_id: str, after: int, timeout: float) -> list[StoredEvent]:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            # Taken before reading, so an append between the read and the wait still wakes us.
-            changed = self._changed_event(campaign_id)
-            found = await self.read(campaign_id, after)
-            remaining = deadline - loop.time()
-            if found or remaining <= 0:
-                return found
-            # Another process writing the same file cannot set our event, hence the polling.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(remaining, _POLL_S))
+    def changes(self) -> ChangeFeed:
+        # One server process owns the file (``serve --workers`` refuses SQLite), so every
+        # append is a commit made here.
+        return LocalFeed()
 
     async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
         def work(db: sqlite3.Connection) -> list[CampaignInfo]:

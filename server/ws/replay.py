@@ -1,8 +1,9 @@
 """The replay socket ``/ws/campaigns/{id}/replay?from=N&speed=X``.
 
 After the client's ``hello`` (a seat token or none), the server sends ``welcome`` at version
-``from`` (default 1), then one ``event`` per later version up to the head at that moment, ``speed``
-events per second (0: as fast as the socket takes them), then ``end`` and a normal close.
+``from`` (default 1), then one ``update`` per later version up to the head at that moment (its
+event and the patch from the previous view), ``speed`` updates per second (0: as fast as the socket
+takes them), then ``end`` and a normal close.
 """
 
 from __future__ import annotations
@@ -10,17 +11,16 @@ from __future__ import annotations
 import asyncio
 import math
 
-import msgspec
 from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from projections.log import seen
+from projections.patch import diff
 from projections.views import seat_view
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
-from server.fanout import advance as advance_state
-from server.fanout import event_message
 from server.http.context import context
-from server.messages import ErrorMessage, Hello, ReplayEnd, Welcome
+from server.messages import ErrorMessage, Hello, ReplayEnd, Update, Welcome
 from server.ws.frames import frames_for
 from server.ws.session import frame_data
 
@@ -57,33 +57,30 @@ async def replay_socket(websocket: WebSocket) -> None:
         if not isinstance(hello, Hello):
             await fail(ErrorBody("bad_request", "A replay starts with 'hello'."))
             return
-        info = await service.store.info(cid)
-        seat = seat_for(info.attrs, hello.token)
-        game = await service.game_of(cid)
-        version, state = await service.state_at(cid, min(int(start), info.head))
-        head = info.head
-        await websocket.send(
-            frames.encode(
-                Welcome(
-                    cid,
-                    game.name,
-                    seat,
-                    list(await service.seats_of(cid)),
-                    version,
-                    seat_view(game, state, seat),
-                    [],
-                    game.outcome(state),
-                )
-            )
+        head = await service.head(cid)
+        facts = head.facts
+        game = facts.game
+        seat = seat_for(facts.attrs, hello.token)
+        version = min(int(start), head.version)
+        state, steps = await service.heads.walk(cid, version, head.version)
+        view = seat_view(game, state, seat)
+        welcome = Welcome(
+            cid, game.name, seat, list(facts.seats), version, view, [], game.outcome(state)
         )
+        await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed
-        for recorded in await service.events(cid, version, head):
+        for recorded, after in steps:
             if pause:
                 await asyncio.sleep(pause)  # the replay's pace is the point here
-            state = await advance_state(service, cid, game, state, recorded)
-            step = event_message(game, recorded, state, seat)
-            await websocket.send(frames.encode(msgspec.structs.replace(step, legal_actions=[])))
-        await websocket.send(frames.encode(ReplayEnd(head)))
+            outcome = game.outcome(after)
+            event = seen(game, recorded, seat, ended=outcome != "running")
+            new_view = seat_view(game, after, seat)
+            update = Update(
+                recorded.version, recorded.version, [event], diff(view, new_view), [], outcome
+            )
+            view = new_view
+            await websocket.send(frames.encode(update))
+        await websocket.send(frames.encode(ReplayEnd(head.version)))
         await websocket.close(status.WS_1000_NORMAL_CLOSURE)
     except WebSocketDisconnect:
         return

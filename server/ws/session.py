@@ -1,14 +1,15 @@
-"""The play socket ``/ws/campaigns/{id}``: hello, welcome, actions, and live events.
+"""The play socket ``/ws/campaigns/{id}``: hello, welcome, actions, and live updates.
 
 A session starts with the client's ``hello`` (a seat token or none, and optionally ``since``, the
-last version it saw). The server answers ``welcome`` (at the head, or at ``since`` followed by one
-``event`` per missed version), then pushes every new event. Actions are answered ``accepted`` or
-``rejected``; the pushed ``event`` for an accepted action may arrive before or after its answer.
+last version it saw). The server answers ``welcome`` with the full view at the head (and, after a
+``since``, the events the client missed), then pushes one ``update`` per change. An action is
+answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
+action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. Every frame
+leaves through the session's :class:`~server.ws.outbox.Outbox`, in order.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import MutableMapping
 from typing import Any
@@ -17,27 +18,30 @@ import msgspec
 from starlette import status
 from starlette.websockets import WebSocket
 
-from projections.views import choices, seat_view
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
-from server.fanout import LAGGING, Subscriber, missed
+from server.fanout import Origin, Watcher, seen_events, sync_message
 from server.http.commands import perform
 from server.http.context import Context, context
 from server.messages import (
     Accepted,
     Act,
     ErrorMessage,
-    EventMessage,
     Hello,
     Rejected,
+    SyncRequest,
     Welcome,
 )
 from server.ws.frames import MAX_FRAME, Frames, frames_for
+from server.ws.outbox import Outbox
 
 log = logging.getLogger("tabletale.ws")
 
 MAX_BAD_FRAMES = 8
 """Consecutive unreadable frames after which the client is taken to be broken."""
+
+OUTBOX_LIMIT = 256
+"""Frames a socket may leave unread before it is sent one fresh sync instead."""
 
 
 class Closed(Exception):
@@ -74,23 +78,21 @@ class Session:
         self.campaign_id = campaign_id
         self.frames = frames
         self.seat: str | None = None
-        self.subscriber: Subscriber | None = None
-        self.last = 0
+        self.watcher: Watcher | None = None
+        self.outbox = Outbox(websocket.send, limit=OUTBOX_LIMIT, on_lagging=self._lagging)
         self._bad = 0
-        self._lock = asyncio.Lock()
-        self._pump: asyncio.Task[None] | None = None
 
-    async def send(self, message: msgspec.Struct) -> None:
-        async with self._lock:
-            await self.ws.send(self.frames.encode(message))
+    def send(self, message: msgspec.Struct) -> None:
+        self.outbox.put(self.frames.encode(message))
 
     async def run(self) -> None:
         try:
-            await self.ctx.service.store.info(self.campaign_id)
+            await self.ctx.service.facts(self.campaign_id)
         except Exception as error:
             body = _error(error)
-            await self.send(ErrorMessage(body.code, body.message))
-            raise Closed(status.WS_1008_POLICY_VIOLATION, body.message) from None
+            self.send(ErrorMessage(body.code, body.message))
+            await self.outbox.drained()
+            raise Closed(status.WS_1008_POLICY_VIOLATION, body.message[:120]) from None
         while True:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -106,86 +108,67 @@ class Session:
                 raise Closed(
                     status.WS_1008_POLICY_VIOLATION, "Too many unreadable frames in a row."
                 ) from None
-            await self.send(ErrorMessage("bad_request", f"The message could not be read: {error}."))
+            self.send(ErrorMessage("bad_request", f"The message could not be read: {error}."))
             return
         self._bad = 0
         match decoded:
-            case Hello():
-                await self.hello(decoded)
             case Act():
                 await self.act(decoded)
+            case Hello():
+                await self.hello(decoded)
+            case SyncRequest():
+                self.sync()
 
     async def hello(self, hello: Hello) -> None:
-        if self.subscriber is not None:
-            await self.send(ErrorMessage("bad_request", "This session has already said hello."))
+        if self.watcher is not None:
+            self.send(ErrorMessage("bad_request", "This session has already said hello."))
             return
         try:
             await self._join(hello)
         except Exception as error:
             body = _error(error)
-            await self.send(ErrorMessage(body.code, body.message))
+            self.send(ErrorMessage(body.code, body.message))
 
     async def _join(self, hello: Hello) -> None:
         service = self.ctx.service
-        info = await service.store.info(self.campaign_id)
-        seat = seat_for(info.attrs, hello.token)
-        if hello.since is not None and not 1 <= hello.since <= info.head:
-            await self.send(
-                ErrorMessage(
-                    "bad_request",
-                    f"'since' must be a version from 1 to {info.head}, not {hello.since}.",
-                )
-            )
-            return
-        subscriber = await self.ctx.hub.subscribe(self.campaign_id, seat)
+        facts = await service.facts(self.campaign_id)
+        seat = seat_for(facts.attrs, hello.token)
+        watcher, head = await self.ctx.hub.join(self.campaign_id, seat, self.frames, self.outbox)
         try:
-            game = await service.game_of(self.campaign_id)
-            seats = list(await service.seats_of(self.campaign_id))
-            if hello.since is None:
-                version, state = await service.state_at(self.campaign_id)
-                catch_up: list[EventMessage] = []
-            else:
-                version = hello.since
-                state, catch_up = await missed(service, self.campaign_id, seat, hello.since)
-        except BaseException:
-            self.ctx.hub.unsubscribe(self.campaign_id, subscriber)
-            raise
-        self.seat, self.subscriber = seat, subscriber
-        await self.send(
-            Welcome(
-                campaign=self.campaign_id,
-                game=game.name,
-                seat=seat,
-                seats=seats,
-                version=version,
-                view=seat_view(game, state, seat),
-                legal_actions=[] if catch_up else choices(game, state, seat),
-                outcome=game.outcome(state),
-            )
-        )
-        self.last = version
-        for message in catch_up:
-            await self.send(message)
-            self.last = message.version
-        self._pump = asyncio.create_task(self._forward(subscriber))
-
-    async def _forward(self, subscriber: Subscriber) -> None:
-        while True:
-            message = await subscriber.queue.get()
-            if message is LAGGING:
-                await self.ws.close(
-                    status.WS_1013_TRY_AGAIN_LATER,
-                    "This session fell too far behind; reconnect with 'since'.",
-                )
+            missed = []
+            if hello.since is not None:
+                if not 1 <= hello.since <= head.version:
+                    raise ValueError(
+                        f"'since' must be a version from 1 to {head.version}, not {hello.since}."
+                    )
+                if hello.since < head.version:
+                    recorded = await service.events(self.campaign_id, hello.since, head.version)
+                    missed = seen_events(head, recorded, seat)
+        except BaseException as error:
+            await self.ctx.hub.leave(watcher)
+            self.outbox.release()
+            if isinstance(error, ValueError):
+                self.send(ErrorMessage("bad_request", str(error)))
                 return
-            if message.version <= self.last:
-                continue
-            await self.send(message)
-            self.last = message.version
+            raise
+        self.seat, self.watcher = seat, watcher
+        welcome = Welcome(
+            campaign=self.campaign_id,
+            game=facts.game.name,
+            seat=seat,
+            seats=list(facts.seats),
+            version=head.version,
+            view=head.view(seat),
+            legal_actions=head.choices(seat),
+            outcome=head.outcome,
+            missed=missed,
+        )
+        self.outbox.release(self.frames.encode(welcome))
 
     async def act(self, act: Act) -> None:
-        if self.subscriber is None:
-            await self.send(Rejected(act.command_id, "bad_request", "Say hello before acting."))
+        watcher = self.watcher
+        if watcher is None:
+            self.send(Rejected(act.command_id, "bad_request", "Say hello before acting."))
             return
         try:
             acted = await perform(
@@ -195,19 +178,36 @@ class Session:
                 act.action,
                 expected_version=act.expected_version,
                 command_id=act.command_id,
+                origin=Origin(watcher, act.command_id),
             )
         except Exception as error:
             body = _error(error)
-            await self.send(Rejected(act.command_id, body.code, body.message))
+            self.send(Rejected(act.command_id, body.code, body.message))
             return
-        await self.send(Accepted(act.command_id, acted.first, acted.last, acted.duplicate))
+        if acted.duplicate:
+            head = self.ctx.service.heads.cached(self.campaign_id)
+            events = [] if head is None else seen_events(head, acted.events, self.seat)
+            self.send(Accepted(act.command_id, acted.first, acted.last, True, events))
+        # Otherwise the fan-out has queued the answer with the update it caused.
+
+    def sync(self) -> None:
+        head = self.ctx.service.heads.cached(self.campaign_id)
+        if self.watcher is None or head is None:
+            self.send(ErrorMessage("bad_request", "Say hello before asking for a sync."))
+            return
+        self.send(sync_message(head, self.seat))
+
+    async def _lagging(self) -> None:
+        head = self.ctx.service.heads.cached(self.campaign_id)
+        if head is not None:
+            reason = "This socket fell behind the live updates; here is the latest view."
+            self.send(sync_message(head, self.seat, reason))
 
     async def close(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
-            await asyncio.gather(self._pump, return_exceptions=True)
-        if self.subscriber is not None:
-            self.ctx.hub.unsubscribe(self.campaign_id, self.subscriber)
+        if self.watcher is not None:
+            await self.ctx.hub.leave(self.watcher)
+            self.watcher = None
+        await self.outbox.close()
 
 
 async def campaign_socket(websocket: WebSocket) -> None:
@@ -219,6 +219,7 @@ async def campaign_socket(websocket: WebSocket) -> None:
     try:
         await session.run()
     except Closed as closed:
+        await session.outbox.drained()
         await websocket.close(closed.code, closed.reason)
     except OSError:
         pass  # the peer went away mid-send

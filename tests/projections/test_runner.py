@@ -43,7 +43,7 @@ async def test_a_fresh_runner_rebuilds_the_same_catalog() -> None:
     service = CampaignService(MemoryStore(), fresh=Counted("r", 2), clock=lambda: 0)
     created = await service.create("dice-race", options={"target": 1})
     version = created.version
-    while await service.outcome(created.id) == "running":
+    while (await service.head(created.id)).outcome == "running":
         version = (await service.act(created.id, "player", "roll", expected_version=version)).last
     first, second = CatalogRunner(Source(service)), CatalogRunner(Source(service))
     infos = await service.store.list_campaigns()

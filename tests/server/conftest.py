@@ -18,6 +18,7 @@ import uvicorn
 from starlette.applications import Starlette
 from websockets.asyncio.client import ClientConnection, connect
 
+from clients.replica import Replica
 from server.app import create_app
 from server.service import CampaignService
 from server.store.redis import RedisStore
@@ -80,7 +81,7 @@ def live(redis_url: str) -> Iterator[Live]:
     """The real server on the real Redis, under a key prefix of its own that is deleted after."""
     prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
     store = RedisStore.from_url(redis_url, prefix=prefix)
-    app = create_app(CampaignService(store), tail_block=1.0, close_store=True)
+    app = create_app(CampaignService(store), close_store=True)
     try:
         with running(app) as server:
             server.redis_url, server.prefix = redis_url, prefix
@@ -103,11 +104,16 @@ def auth(token: str) -> dict[str, str]:
 
 
 class Socket:
-    """A JSON WebSocket client for one campaign."""
+    """A raw JSON WebSocket client for one campaign, for tests that look at the frames themselves.
+
+    Every frame received is also fed to a :class:`~clients.replica.Replica`, so ``replica.view``
+    is the view the frames add up to.
+    """
 
     def __init__(self, connection: ClientConnection) -> None:
         self.connection = connection
         self.pending: list[dict[str, Any]] = []
+        self.replica = Replica()
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.connection.send(json.dumps(message))
@@ -115,6 +121,7 @@ class Socket:
     async def recv(self, timeout: float = RECV_TIMEOUT_S) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.connection.recv(), timeout)
         message: dict[str, Any] = json.loads(raw)
+        self.replica.absorb(message)
         return message
 
     async def expect(self, kind: str) -> dict[str, Any]:
@@ -130,7 +137,7 @@ class Socket:
         return await self.expect("welcome")
 
     async def act(self, action: str, version: int, command_id: str) -> dict[str, Any]:
-        """Send an action; returns its answer (``accepted`` or ``rejected``), keeping events."""
+        """Send an action; returns its answer (``accepted`` or ``rejected``), keeping updates."""
         await self.send(
             {"type": "act", "action": action, "expected_version": version, "command_id": command_id}
         )
@@ -141,18 +148,18 @@ class Socket:
                 return message
             self.pending.append(message)
 
-    async def next_event(self) -> dict[str, Any]:
+    async def next_update(self) -> dict[str, Any]:
         if self.pending:
             message = self.pending.pop(0)
         else:
             message = await self.recv()
-        assert message["type"] == "event", message
+        assert message["type"] == "update", message
         return message
 
-    async def events_until(self, version: int) -> list[dict[str, Any]]:
+    async def updates_until(self, version: int) -> list[dict[str, Any]]:
         seen: list[dict[str, Any]] = []
         while not seen or seen[-1]["version"] < version:
-            seen.append(await self.next_event())
+            seen.append(await self.next_update())
         return seen
 
 

@@ -88,21 +88,22 @@ async def test_an_action_through_one_process_reaches_sockets_on_another(
         socket_to(b, cid) as blue,
         socket_to(b, cid) as watcher,
     ):
-        welcome = await red.hello(created["seats"]["red"])
-        other = await blue.hello(created["seats"]["blue"])
+        await red.hello(created["seats"]["red"])
+        await blue.hello(created["seats"]["blue"])
         await watcher.hello()
         version = 2
+        movers = set()
         for n in range(6):
-            mover, waiting = (red, blue) if welcome["legal_actions"] else (blue, red)
+            mover, waiting = (red, blue) if red.replica.legal_actions else (blue, red)
+            movers.add(id(mover))
             answer = await mover.act("roll", version, f"x{n}")
             assert answer["type"] == "accepted", answer
             version = answer["version"]
-            mine, theirs = await mover.next_event(), await waiting.next_event()
-            seen = await watcher.next_event()
-            assert mine["version"] == theirs["version"] == seen["version"] == version
-            assert mine["view"] == theirs["view"] == seen["view"]
-            welcome, other = (mine, theirs) if mover is red else (theirs, mine)
-        assert not (welcome["legal_actions"] and other["legal_actions"])
+            theirs, seen = await waiting.next_update(), await watcher.next_update()
+            assert theirs["version"] == seen["version"] == version
+            assert red.replica.view == blue.replica.view == watcher.replica.view
+            assert not (red.replica.legal_actions and blue.replica.legal_actions)
+        assert len(movers) == 2, "both seats acted, one on each process"
 
 
 async def test_a_stale_version_from_the_other_process_is_rejected(

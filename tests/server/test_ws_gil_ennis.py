@@ -7,7 +7,7 @@ import random
 import httpx
 
 from domain.core.hashing import seed_commitment
-from tests.server.conftest import Live, socket_to
+from tests.server.conftest import Live, auth, socket_to
 
 MAX_STEPS = 5000
 
@@ -26,13 +26,21 @@ async def test_a_whole_game_is_played_over_a_socket(live: Live, api: httpx.Async
             action = chooser.choice(latest["legal_actions"])["id"]
             answer = await player.act(action, version, f"bot{step}")
             assert answer["type"] == "accepted", answer
-            events = await player.events_until(answer["version"])
-            assert [e["version"] for e in events] == list(range(version + 1, answer["version"] + 1))
-            latest, version = events[-1], answer["version"]
+            # One frame per action: the answer carries the events and the view's patch.
+            assert answer["first"] == version + 1
+            assert [e["version"] for e in answer["events"]] == list(
+                range(version + 1, answer["version"] + 1)
+            )
+            assert player.replica.version == answer["version"]
+            latest, version = answer, answer["version"]
         assert latest["outcome"] in ("won", "lost")
         assert latest["legal_actions"] == []
-    state = (await api.get(f"/api/campaigns/{cid}/state")).json()
+        assert not player.pending, "the acting socket gets no second frame for its own action"
+    state = (
+        await api.get(f"/api/campaigns/{cid}/state", headers=auth(created["seats"]["player"]))
+    ).json()
     assert state["version"] == version and state["outcome"] == latest["outcome"]
+    assert state["view"] == player.replica.view, "the patches add up to the server's view"
     assert seed_commitment(state["seed"], state["salt"]) == created["seed_hash"]
     timeline = (await api.get(f"/api/campaigns/{cid}/timeline")).json()["lines"]
     assert len(timeline) > 10 and all(line["text"] for line in timeline)

@@ -26,12 +26,12 @@ async def test_replay_streams_history_from_a_version_then_ends(
         replay = Socket(connection)
         welcome = await replay.hello()
         assert welcome["version"] == 3 and welcome["legal_actions"] == []
-        steps = await replay.events_until(version)
+        steps = await replay.updates_until(version)
         end = await replay.expect("end")
-    assert [s["version"] for s in steps] == list(range(4, version + 1))
-    assert all(s["legal_actions"] == [] for s in steps)
+    assert [(s["first"], s["version"]) for s in steps] == [(v, v) for v in range(4, version + 1)]
+    assert all(s["legal_actions"] == [] and len(s["events"]) == 1 for s in steps)
     head = (await api.get(f"/api/campaigns/{cid}/state")).json()
-    assert steps[-1]["view"] == head["view"] and end["version"] == version
+    assert replay.replica.view == head["view"] and end["version"] == version
     assert connection.close_code == 1000
 
 

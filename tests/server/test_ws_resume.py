@@ -28,7 +28,7 @@ async def test_reconnect_with_a_version_receives_exactly_the_missed_events(
                 headers=auth(created["seats"][mover]),
             )
             version = reply.json()["version"]
-        seen = await first.events_until(version)
+        seen = await first.updates_until(version)
     last_seen = seen[-1]["version"]
     for n in range(4):  # while the client is away
         mover = (await api.get(f"/api/campaigns/{cid}/state")).json()["view"]["to_act"]
@@ -40,23 +40,25 @@ async def test_reconnect_with_a_version_receives_exactly_the_missed_events(
         version = reply.json()["version"]
     async with socket_to(live, cid) as again:
         welcome = await again.hello(created["seats"]["red"], since=last_seen)
-        assert welcome["version"] == last_seen
-        missed = await again.events_until(version)
+        assert welcome["version"] == version
+        missed = welcome["missed"]
         assert [e["version"] for e in missed] == list(range(last_seen + 1, version + 1))
         assert all(e["event"]["type"] == "dice-race/held" for e in missed)
         head = (await api.get(f"/api/campaigns/{cid}/state")).json()
-        assert missed[-1]["view"] == head["view"]
+        assert welcome["view"] == head["view"]
         mover = head["view"]["to_act"]
         expected: list[Any] = [{"id": "hold", "label": "Hold"}] if mover == "red" else []
-        assert missed[-1]["legal_actions"][:1] == expected
+        assert welcome["legal_actions"][:1] == expected
         # and live events keep coming after the catch-up, without repeats
         reply = await api.post(
             f"/api/campaigns/{cid}/actions",
             json={"action": "hold", "expected_version": version, "command_id": "c"},
             headers=auth(created["seats"][mover]),
         )
-        live_event = await again.next_event()
-        assert live_event["version"] == reply.json()["version"] == version + 1
+        live_update = await again.next_update()
+        assert live_update["first"] == live_update["version"] == reply.json()["version"]
+        assert live_update["version"] == version + 1
+        assert again.replica.view == (await api.get(f"/api/campaigns/{cid}/state")).json()["view"]
 
 
 async def test_since_outside_the_stream_is_a_bad_request(

@@ -47,20 +47,18 @@ async def test_accepted_action_is_pushed_to_every_subscriber(
         mover = next(seat for seat, w in welcomes.items() if w["legal_actions"])
         other = "blue" if mover == "red" else "red"
         answer = await sockets[mover].act("roll", 2, "c1")
-        assert answer == {
-            "type": "accepted",
-            "command_id": "c1",
-            "first": 3,
-            "version": 3,
-            "duplicate": False,
-        }
-        pushed = {seat: await s.next_event() for seat, s in sockets.items()}
-        seen = await watcher.next_event()
-    assert {e["version"] for e in [*pushed.values(), seen]} == {3}
-    assert pushed[mover]["event"]["type"] == "dice-race/rolled"
-    assert pushed[mover]["legal_actions"] == [] and seen["legal_actions"] == []
-    assert [a["id"] for a in pushed[other]["legal_actions"]] == ["hold", "roll"]
-    assert pushed[other]["view"] == seen["view"]
+        assert answer["type"] == "accepted" and answer["command_id"] == "c1"
+        assert (answer["first"], answer["version"], answer["duplicate"]) == (3, 3, False)
+        assert [e["event"]["type"] for e in answer["events"]] == ["dice-race/rolled"]
+        assert answer["legal_actions"] == [] and answer["patch"]
+        pushed = await sockets[other].next_update()
+        seen = await watcher.next_update()
+        assert not sockets[mover].pending, "the actor's answer is its only frame for the action"
+    assert (pushed["first"], pushed["version"], seen["first"], seen["version"]) == (3, 3, 3, 3)
+    assert pushed["events"] == seen["events"] == answer["events"]
+    assert seen["legal_actions"] == []
+    assert [a["id"] for a in pushed["legal_actions"]] == ["hold", "roll"]
+    assert sockets[other].replica.view == watcher.replica.view == sockets[mover].replica.view
 
 
 async def test_rejections_are_typed_and_the_socket_stays_open(
@@ -143,8 +141,9 @@ async def test_messagepack_frames_when_the_subprotocol_is_asked_for(
         assert welcome["type"] == "welcome" and welcome["version"] == 2
         act = {"type": "act", "action": "roll", "command_id": "m1", "expected_version": 2}
         await player.connection.send(msgspec.msgpack.encode(act))
-        kinds = {msgspec.msgpack.decode(await binary(player))["type"] for _ in range(2)}
-        assert kinds == {"accepted", "event"}
+        accepted = msgspec.msgpack.decode(await binary(player))
+        assert accepted["type"] == "accepted" and accepted["version"] == 3
+        assert accepted["events"][0]["event"]["type"] == "dice-race/rolled"
         await player.connection.send(b"\xc1")  # never valid MessagePack
         assert msgspec.msgpack.decode(await binary(player))["code"] == "bad_request"
 
@@ -175,8 +174,9 @@ async def test_spectator_cannot_act_and_sees_no_hidden_information(
         refused = await watcher.act("anything", welcome["version"], "s1")
         assert refused["code"] == "forbidden"
     async with socket_to(live, cid) as late:
-        await late.hello(since=1)
-        missed = await late.events_until(created["version"])
+        welcome = await late.hello(since=1)
+        missed = welcome["missed"]
+    assert [e["version"] for e in missed] == list(range(2, created["version"] + 1))
     shuffles = [e["event"] for e in missed if "order" in e["event"]]
     assert shuffles and all(e["order"] == [] for e in shuffles)
     events = (await api.get(f"/api/campaigns/{cid}/events")).json()["events"]
@@ -189,26 +189,23 @@ async def test_two_coop_seats_see_each_others_actions(live: Live, api: httpx.Asy
     cid = created["id"]
     async with socket_to(live, cid) as gil, socket_to(live, cid) as ennis:
         sockets = {"gil": gil, "ennis": ennis}
-        welcomes = {seat: await s.hello(created["seats"][seat]) for seat, s in sockets.items()}
+        for seat, s in sockets.items():
+            await s.hello(created["seats"][seat])
         acted_by: set[str] = set()
         version = created["version"]
         for n in range(40):
-            seat = next((s for s, m in welcomes.items() if m["legal_actions"]), None)
+            seat = next((s for s, k in sockets.items() if k.replica.legal_actions), None)
             assert seat is not None
-            action = welcomes[seat]["legal_actions"][0]["id"]
+            action = sockets[seat].replica.legal_actions[0]["id"]
             answer = await sockets[seat].act(action, version, f"coop{n}")
             assert answer["type"] == "accepted", answer
             acted_by.add(seat)
-            for name, s in sockets.items():
-                got = await s.events_until(answer["version"])
-                assert [e["version"] for e in got] == list(
-                    range(version + 1, answer["version"] + 1)
-                )
-                welcomes[name] = got[-1]
-                if name != seat:
-                    assert got[0]["seat"] == seat
+            other = "ennis" if seat == "gil" else "gil"
+            (pushed,) = await sockets[other].updates_until(answer["version"])
+            assert (pushed["first"], pushed["version"]) == (version + 1, answer["version"])
+            assert {e["seat"] for e in pushed["events"]} == {seat}
             version = answer["version"]
             if acted_by == {"gil", "ennis"} and n >= 5:
                 break
         assert acted_by == {"gil", "ennis"}
-        assert welcomes["gil"]["view"] == {**welcomes["ennis"]["view"], "seat": "gil"}
+        assert gil.replica.view == {**ennis.replica.view, "seat": "gil"}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from server.store.base import (
@@ -16,8 +14,6 @@ from server.store.base import (
     VersionConflict,
 )
 from tests.server.store.helpers import (
-    LONG_WAIT_S,
-    PROMPT_S,
     batch,
     campaign_with,
     family,
@@ -157,45 +153,6 @@ class LineageConformance:
         assert [info.id for info in page] == ["b", "e"]
         assert await store.list_campaigns(offset=5) == []
         assert await store.list_campaigns(limit=0) == []
-
-    # Tailing
-
-    async def test_wait_for_returns_at_once_when_events_exist(self, store: EventStore) -> None:
-        await campaign_with(store, "c", 3)
-        found = await asyncio.wait_for(store.wait_for("c", 1, LONG_WAIT_S), PROMPT_S)
-        assert found == [StoredEvent(2, b"p2"), StoredEvent(3, b"p3")]
-
-    async def test_a_waiter_receives_events_appended_after_it_started(
-        self, store: EventStore
-    ) -> None:
-        await campaign_with(store, "c", 1)
-        waiter = asyncio.create_task(store.wait_for("c", 1, LONG_WAIT_S))
-        done, _ = await asyncio.wait({waiter}, timeout=0.1)
-        assert not done, "a waiter with nothing new to read must keep waiting"
-        await store.append("c", 1, [b"n2", b"n3"])
-        found = await asyncio.wait_for(waiter, PROMPT_S)
-        assert found == [StoredEvent(2, b"n2"), StoredEvent(3, b"n3")]
-
-    async def test_every_waiter_receives_the_same_append(self, store: EventStore) -> None:
-        await family(store)
-        waiters = [asyncio.create_task(store.wait_for("child", 5, LONG_WAIT_S)) for _ in range(3)]
-        done, _ = await asyncio.wait(waiters, timeout=0.1)
-        assert not done
-        await store.append("parent", 5, [b"p6"])  # the parent's appends are not the child's
-        await store.append("child", 5, [b"c6"])
-        for waiter in waiters:
-            assert await asyncio.wait_for(waiter, PROMPT_S) == [StoredEvent(6, b"c6")]
-
-    async def test_a_fork_waiter_gets_inherited_events_at_once(self, store: EventStore) -> None:
-        await family(store)
-        found = await asyncio.wait_for(store.wait_for("grandchild", 2, LONG_WAIT_S), PROMPT_S)
-        assert payloads(found) == [b"p3", b"c4", b"g5"]
-
-    async def test_a_waiter_without_appends_returns_nothing_after_its_timeout(
-        self, store: EventStore
-    ) -> None:
-        await campaign_with(store, "c", 2)
-        assert await asyncio.wait_for(store.wait_for("c", 2, 0.2), PROMPT_S) == []
 
     async def test_ping_answers(self, store: EventStore) -> None:
         await store.ping()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from server.store import sqlite as sqlite_store
 from server.store.base import AppendResult, Snapshot, StoredEvent, StoreUnavailable, VersionConflict
 from server.store.sqlite import SqliteStore
 
@@ -60,31 +59,13 @@ async def test_two_stores_on_one_file_keep_one_winner_and_wake_each_other(
             "VersionConflict",
         ]
         assert len(await first.read("c")) == 1
-        # The waiter's in-process signal never fires for another store's append: it must poll.
-        waiter = asyncio.create_task(first.wait_for("c", 1, 30))
         await second.append("c", 1, [b"later"])
-        assert await asyncio.wait_for(waiter, 5) == [StoredEvent(2, b"later")]
+        assert await first.read("c", 1) == [StoredEvent(2, b"later")]
         with pytest.raises(VersionConflict):
             await first.append("c", 1, [b"stale"])
     finally:
         await first.close()
         await second.close()
-
-
-async def test_an_append_in_this_process_wakes_a_waiter_without_polling(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(sqlite_store, "_POLL_S", 60.0)  # far beyond the test's patience
-    store = SqliteStore(tmp_path / "events.sqlite3")
-    try:
-        await store.create("c", "gil_ennis", now_ms=1)
-        waiter = asyncio.create_task(store.wait_for("c", 0, 30))
-        done, _ = await asyncio.wait({waiter}, timeout=0.1)
-        assert not done
-        await store.append("c", 0, [b"a"])
-        assert await asyncio.wait_for(waiter, 5) == [StoredEvent(1, b"a")]
-    finally:
-        await store.close()
 
 
 async def test_an_unusable_path_raises_store_unavailable(tmp_path: Path) -> None:

@@ -1,0 +1,65 @@
+"""What changed between two views, as a JSON Patch (RFC 6902) that a client applies in order.
+
+A view is plain data (dicts, lists, strings, numbers, booleans, None). The patch uses three
+operations: ``add`` and ``remove`` for object members and for items appended to or dropped from the
+end of a list, ``replace`` for everything else. Paths are JSON Pointers (RFC 6901). Applying
+``diff(a, b)`` to ``a`` gives ``b`` exactly; the patch is deterministic for the same two views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class PatchOp(msgspec.Struct, frozen=True, omit_defaults=True):
+    op: str
+    path: str
+    value: Any = msgspec.UNSET
+
+
+def pointer(parent: str, key: str | int) -> str:
+    """``parent`` extended by ``key``, escaped as RFC 6901 asks (``~0``, ``~1``)."""
+    text = str(key)
+    if "~" in text or "/" in text:
+        text = text.replace("~", "~0").replace("/", "~1")
+    return f"{parent}/{text}"
+
+
+def diff(before: Any, after: Any) -> list[PatchOp]:
+    """The operations that turn ``before`` into ``after``."""
+    ops: list[PatchOp] = []
+    _diff(before, after, "", ops)
+    return ops
+
+
+def _diff(before: Any, after: Any, path: str, ops: list[PatchOp]) -> None:
+    if before is after:
+        return
+    kind = type(after)
+    if type(before) is not kind:
+        ops.append(PatchOp("replace", path, after))
+    elif kind is dict:
+        for key in before:
+            if key not in after:
+                ops.append(PatchOp("remove", pointer(path, key)))
+        for key, value in after.items():
+            if key in before:
+                _diff(before[key], value, pointer(path, key), ops)
+            else:
+                ops.append(PatchOp("add", pointer(path, key), value))
+    elif kind is list:
+        common = min(len(before), len(after))
+        if common == 0 and before != after:
+            ops.append(PatchOp("replace", path, after))
+            return
+        for index in range(common):
+            _diff(before[index], after[index], pointer(path, index), ops)
+        # Items past the common length: dropped from the end (last first) or appended.
+        for index in range(len(before) - 1, common - 1, -1):
+            ops.append(PatchOp("remove", pointer(path, index)))
+        for index in range(common, len(after)):
+            ops.append(PatchOp("add", pointer(path, index), after[index]))
+    elif before != after:
+        ops.append(PatchOp("replace", path, after))

@@ -1,0 +1,417 @@
+"""The campaign heads repository: the one owner of every cached campaign state in a process.
+
+Everything that wants a campaign's state (commands, the live fan-out, the catalog, HTTP reads,
+replays) asks this repository; nothing else reads a stream into a state. It keeps, per campaign,
+one :class:`~server.head.Head`, and changes it only under that campaign's lock:
+
+- each stored event is applied exactly once and in order, from a commit made here, from a
+  catch-up read, or from the change feed (events another process appended);
+- a catch-up that does not follow on from the cached version, or that shows the store's history
+  moved back under the cache (a Redis that lost its last writes), is thrown away and the head is
+  rebuilt from the store, and listeners are told to resynchronise;
+- eviction drops an immutable head from a dict, so it cannot race a reader holding it; heads
+  that sockets watch are pinned and never evicted, so the fan-out never misses an event.
+
+Rewinds are resolved here and nowhere else: ``state_at(v)`` and every fold go through
+:meth:`HeadRepository._fold`, which hands the pure replay loop the earlier states a rewind names.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from domain.core.engine import evolve, last_rewind, replay, rewind_targets, states
+from domain.core.events import CampaignCreated, Rewound
+from domain.core.game import Step
+from domain.core.hashing import state_hash
+from domain.games import get_game
+from server.codec import Envelope, Recorded, codec_for
+from server.head import Facts, Head
+from server.keyed_lock import KeyedLock
+from server.results import Acted
+from server.store.base import EventStore, StoredEvent, StoreError, VersionConflict
+
+log = logging.getLogger("tabletale.heads")
+
+ORIGIN = "origin"  # the attribute that records Facts.origin
+
+
+class NotReady(StoreError):
+    code = "not_found"
+
+    def __init__(self, campaign_id: str) -> None:
+        super().__init__(f"Campaign {campaign_id} is still being created.")
+
+
+class HeadListener(Protocol):
+    """Told of every change to a cached head, in order, synchronously."""
+
+    def advanced(
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+    ) -> None:
+        """``recorded`` took the campaign from ``before`` to ``after``. ``origin`` is what the
+        committer passed (None for events read from the store or the feed)."""
+        ...
+
+    def reset(self, head: Head) -> None:
+        """The store's history is not what the cache held; ``head`` is the store's truth now."""
+        ...
+
+
+Decide = Callable[[Head], Awaitable[list[Step]]]
+
+
+class HeadRepository:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        clock: Callable[[], int],
+        capacity: int = 1024,
+        snapshot_every: int = 500,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._capacity = capacity
+        self._snapshot_every = snapshot_every
+        self._recent: OrderedDict[str, Head] = OrderedDict()  # evictable, least recent first
+        self._pinned: dict[str, Head] = {}
+        self._pins: dict[str, int] = {}
+        self._locks = KeyedLock()
+        self._listeners: list[HeadListener] = []
+
+    # -- the cache ------------------------------------------------------------------------
+
+    def listen(self, listener: HeadListener) -> None:
+        self._listeners.append(listener)
+
+    def cached(self, campaign_id: str) -> Head | None:
+        head = self._pinned.get(campaign_id)
+        if head is None:
+            head = self._recent.get(campaign_id)
+        return head
+
+    def __len__(self) -> int:
+        return len(self._recent) + len(self._pinned)
+
+    def pin(self, campaign_id: str) -> None:
+        """Keep ``campaign_id``'s head cached until as many ``unpin`` calls."""
+        self._pins[campaign_id] = self._pins.get(campaign_id, 0) + 1
+        head = self._recent.pop(campaign_id, None)
+        if head is not None:
+            self._pinned[campaign_id] = head
+
+    def unpin(self, campaign_id: str) -> None:
+        left = self._pins.get(campaign_id, 0) - 1
+        if left > 0:
+            self._pins[campaign_id] = left
+            return
+        self._pins.pop(campaign_id, None)
+        head = self._pinned.pop(campaign_id, None)
+        if head is not None:
+            self._remember(head)
+
+    def pinned(self) -> list[str]:
+        return list(self._pins)
+
+    def _remember(self, head: Head) -> None:
+        campaign_id = head.facts.id
+        if campaign_id in self._pins:
+            self._pinned[campaign_id] = head
+            return
+        self._recent[campaign_id] = head
+        self._recent.move_to_end(campaign_id)
+        while len(self._recent) > self._capacity:
+            self._recent.popitem(last=False)
+
+    def _install(
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+    ) -> None:
+        """The one way a head moves forward. Callers hold the campaign's lock."""
+        self._remember(after)
+        for listener in self._listeners:
+            listener.advanced(before, after, recorded, origin)
+
+    def _reset(self, head: Head) -> None:
+        self._remember(head)
+        for listener in self._listeners:
+            listener.reset(head)
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def head(self, campaign_id: str) -> Head:
+        """The head, caught up with the store (one read when it is cached)."""
+        async with self._locks.hold(campaign_id):
+            head = self.cached(campaign_id)
+            if head is None:
+                return await self._load(campaign_id)
+            return await self._catch_up(head)
+
+    async def current(self, campaign_id: str) -> Head:
+        """The cached head as it is (loading it when missing): for its facts, or for a decision
+        that the store's version check will confirm."""
+        head = self.cached(campaign_id)
+        if head is not None:
+            return head
+        async with self._locks.hold(campaign_id):
+            return self.cached(campaign_id) or await self._load(campaign_id)
+
+    async def facts(self, campaign_id: str) -> Facts:
+        return (await self.current(campaign_id)).facts
+
+    async def _load(self, campaign_id: str) -> Head:
+        info = await self.store.info(campaign_id)
+        if info.head == 0:
+            raise NotReady(campaign_id)
+        game = get_game(info.game)
+        first = await self.store.read(campaign_id, 0, 1)
+        created = codec_for(game).decode(first[0].data).event
+        assert isinstance(created, CampaignCreated)
+        facts = Facts(
+            campaign_id,
+            game,
+            tuple(created.seats),
+            origin=int(info.attrs.get(ORIGIN, "1")),
+            attrs=dict(info.attrs),
+            parent=info.parent,
+            fork_version=info.fork_version,
+        )
+        head = await self._rebuild(facts, info.head)
+        self._remember(head)
+        return head
+
+    async def _rebuild(self, facts: Facts, version: int) -> Head:
+        """The head at ``version``, from the newest snapshot at or below it and the events after."""
+        snapshot = await self.store.load_snapshot(facts.id, version)
+        start, state = (0, None)
+        if snapshot is not None:
+            start, state = snapshot.version, facts.codec.decode_state(snapshot.data)
+        if start == version and state is not None:
+            return Head(facts, version, state, state_hash(state))
+        stored = await self.store.read(facts.id, start, version)
+        if not stored or stored[-1].version != version:
+            raise StoreError(f"Campaign {facts.id} has no event at version {version}.")
+        recorded = [facts.codec.decode_recorded(e.version, e.data) for e in stored]
+        state = await self._final(facts, recorded, state, start)
+        return Head(facts, version, state, recorded[-1].hash)
+
+    async def state_at(self, campaign_id: str, version: int) -> Any:
+        """The state at any stored ``version`` (1..head), rewinds resolved."""
+        head = self.cached(campaign_id)
+        if head is not None and head.version == version:
+            return head.state
+        facts = head.facts if head is not None else await self.facts(campaign_id)
+        return (await self._rebuild(facts, version)).state
+
+    async def events(
+        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
+    ) -> list[Recorded[Any]]:
+        """Stored events ``after < version <= until``, decoded, oldest first."""
+        facts = await self.facts(campaign_id)
+        stored = await self.store.read(campaign_id, after, until, limit)
+        decode = facts.codec.decode_recorded
+        return [decode(e.version, e.data) for e in stored]
+
+    async def walk(
+        self, campaign_id: str, after: int, until: int
+    ) -> tuple[Any, list[tuple[Recorded[Any], Any]]]:
+        """The state at ``after``, and each event up to ``until`` with the state it leaves."""
+        facts = await self.facts(campaign_id)
+        start = await self.state_at(campaign_id, after)
+        recorded = await self.events(campaign_id, after, until)
+        folded = await self._each(facts, recorded, start, after)
+        return start, list(zip(recorded, folded, strict=True))
+
+    # -- folding (the one place rewinds are resolved) -------------------------------------
+
+    async def _each(
+        self, facts: Facts, recorded: Sequence[Recorded[Any]], state: Any, start: int
+    ) -> list[Any]:
+        """The state after each of ``recorded`` (which follow version ``start``)."""
+        pairs = [(r.version, r.event) for r in recorded]
+        known = {t: await self._target(facts, t) for t in rewind_targets(pairs, start)}
+        return [s for _, s in states(facts.game, pairs, state, known)]
+
+    async def _final(
+        self, facts: Facts, recorded: Sequence[Recorded[Any]], state: Any, start: int
+    ) -> Any:
+        """The state after the last of ``recorded``; only the last rewind among them matters."""
+        pairs = [(r.version, r.event) for r in recorded]
+        found = last_rewind(pairs)
+        if found is not None:
+            index, target = found
+            state = await self._target(facts, target)
+            pairs = pairs[index + 1 :]
+        return replay(facts.game, pairs, state)
+
+    async def _target(self, facts: Facts, version: int) -> Any:
+        return (await self._rebuild(facts, version)).state
+
+    # -- catching up ----------------------------------------------------------------------
+
+    async def _catch_up(self, head: Head) -> Head:
+        """``head`` with every newer stored event applied. The caller holds the lock."""
+        stored = await self.store.read(head.facts.id, head.version)
+        if not stored:
+            return head
+        return await self._apply_stored(head, stored, origin=None)
+
+    async def _apply_stored(
+        self, head: Head, stored: Sequence[StoredEvent], *, origin: object
+    ) -> Head:
+        if stored[0].version != head.version + 1:
+            # Not a continuation of what the cache holds: start again from the store.
+            return await self._reload(head)
+        decode = head.facts.codec.decode_recorded
+        recorded = [decode(e.version, e.data) for e in stored]
+        folded = await self._each(head.facts, recorded, head.state, head.version)
+        after = head.advanced(recorded[-1].version, folded[-1], recorded[-1].hash)
+        self._install(head, after, recorded, origin)
+        return after
+
+    async def _reload(self, stale: Head) -> Head:
+        """The store's truth, after finding that the cached history is not the stored one."""
+        info = await self.store.info(stale.facts.id)
+        log.warning(
+            "Campaign %s: the store holds version %d where this process had %d; rebuilding.",
+            stale.facts.id,
+            info.head,
+            stale.version,
+        )
+        head = await self._rebuild(stale.facts, info.head)
+        self._reset(head)
+        return head
+
+    def changed(self, campaign_id: str, stored: Sequence[StoredEvent]) -> Awaitable[None] | None:
+        """Events another process appended (from the change feed). Applied at once when they
+        follow on and nobody holds the campaign; else returns the work to await (a catch-up)."""
+        head = self.cached(campaign_id)
+        if head is None or not stored or stored[-1].version < head.version:
+            return None
+        if stored[-1].version == head.version:
+            last = head.facts.codec.decode_recorded(stored[-1].version, stored[-1].data)
+            return None if last.hash == head.hash else self._locked_catch_up(campaign_id)
+        if stored[0].version == head.version + 1 and not self._locks.busy(campaign_id):
+            # Nobody holds the campaign and nothing here awaits: applying now cannot interleave.
+            decode = head.facts.codec.decode_recorded
+            recorded = [decode(e.version, e.data) for e in stored]
+            if not any(type(r.event) is Rewound for r in recorded):
+                state, game = head.state, head.game
+                for item in recorded:
+                    state = evolve(game, state, item.event)
+                after = head.advanced(recorded[-1].version, state, recorded[-1].hash)
+                self._install(head, after, recorded, None)
+                return None
+        return self._locked_catch_up(campaign_id)
+
+    async def _locked_catch_up(self, campaign_id: str) -> None:
+        async with self._locks.hold(campaign_id):
+            head = self.cached(campaign_id)
+            if head is not None:
+                await self._catch_up_checked(head)
+
+    async def _catch_up_checked(self, head: Head) -> Head:
+        """A catch-up that also notices a store whose history moved back under the cache."""
+        info = await self.store.info(head.facts.id)
+        if info.head < head.version:
+            return await self._reload(head)
+        if info.head == head.version:
+            return head
+        return await self._catch_up(head)
+
+    async def catch_up_pinned(self) -> None:
+        """After the change feed was interrupted: bring every watched head up to the store."""
+        for campaign_id in self.pinned():
+            try:
+                await self._locked_catch_up(campaign_id)
+            except StoreError as error:
+                log.warning("Campaign %s could not catch up: %s", campaign_id, error)
+
+    # -- writing --------------------------------------------------------------------------
+
+    async def create(
+        self, facts: Facts, steps: Sequence[Step], *, start: tuple[int, Any, str] = (0, None, "")
+    ) -> Acted:
+        """Store the first own events of a campaign whose metadata the store already holds;
+        ``start`` is the (version, state, hash) they follow (a fork's point)."""
+        async with self._locks.hold(facts.id):
+            return await self._append(Head(facts, *start), steps, None, None, None, new=True)
+
+    async def commit(
+        self,
+        campaign_id: str,
+        expected_version: int,
+        decide: Decide,
+        *,
+        seat: str | None,
+        command_id: str | None,
+        origin: object = None,
+    ) -> Acted:
+        """Append what ``decide(head)`` returns at ``expected_version``, in the campaign's lock.
+
+        The head is the cached one, caught up first only when the caller has seen a newer
+        version; the store's version check catches a cache that another process overtook.
+        """
+        async with self._locks.hold(campaign_id):
+            head = self.cached(campaign_id) or await self._load(campaign_id)
+            if expected_version > head.version:
+                head = await self._catch_up(head)
+            if expected_version != head.version:
+                if command_id is not None:
+                    prior = await self.store.command_result(campaign_id, command_id)
+                    if prior is not None:
+                        return await self._duplicate(head, prior.first, prior.last)
+                raise VersionConflict(campaign_id, expected_version, head.version)
+            steps = await decide(head)
+            return await self._append(head, steps, seat, command_id, origin)
+
+    async def _append(
+        self,
+        head: Head,
+        steps: Sequence[Step],
+        seat: str | None,
+        command_id: str | None,
+        origin: object,
+        *,
+        new: bool = False,
+    ) -> Acted:
+        facts = head.facts
+        now = self._clock()
+        encode = facts.codec.encode
+        payloads: list[bytes] = []
+        recorded: list[Recorded[Any]] = []
+        version = head.version
+        for event, state in steps:
+            version += 1
+            digest = state_hash(state)
+            payloads.append(encode(Envelope(event, digest, seat, command_id, now)))
+            recorded.append(Recorded(version, event, digest, seat, command_id, now))
+        try:
+            result = await self.store.append(
+                facts.id, head.version, payloads, command_id=command_id, now_ms=now
+            )
+        except VersionConflict as conflict:
+            if not new:
+                if conflict.actual < head.version:
+                    await self._reload(head)
+                else:
+                    await self._catch_up(head)
+            raise
+        if result.duplicate:
+            caught = head if new else await self._catch_up(head)
+            return await self._duplicate(caught, result.first, result.last)
+        after = head.advanced(result.last, steps[-1][1], recorded[-1].hash)
+        self._install(head, after, recorded, origin)
+        if head.version // self._snapshot_every != after.version // self._snapshot_every:
+            snapshot = facts.codec.encode_state(after.state)
+            await self.store.save_snapshot(facts.id, after.version, snapshot)
+        return Acted(result.first, result.last, events=recorded)
+
+    async def _duplicate(self, head: Head, first: int, last: int) -> Acted:
+        stored = await self.store.read(head.facts.id, first - 1, last)
+        decode = head.facts.codec.decode_recorded
+        events = [decode(e.version, e.data) for e in stored]
+        return Acted(first, last, duplicate=True, events=events)

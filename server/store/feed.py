@@ -1,0 +1,53 @@
+"""The change feed: how events that another process appended reach this one.
+
+A process delivers its own commits to its own sockets straight from the commit; the feed brings
+the rest, for the campaigns the process watches, over a fixed number of connections however many
+campaigns that is. A feed may drop notifications while its connection is down; it then says so
+(``resumed``), and the reader catches every watched campaign up from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from server.store.base import StoredEvent
+
+Deliver = Callable[[str, list[StoredEvent]], None]
+"""Called with a campaign id and the events appended to it, in order, oldest first."""
+
+Resumed = Callable[[], Awaitable[None]]
+"""Called after the feed reconnected: notifications in between may have been lost."""
+
+
+class ChangeFeed(Protocol):
+    async def watch(self, campaign_id: str) -> None:
+        """Start delivering ``campaign_id``'s appends; every append made after this returns will
+        be delivered (or the feed will say it resumed)."""
+        ...
+
+    async def unwatch(self, campaign_id: str) -> None: ...
+
+    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+        """Deliver changes until cancelled."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalFeed:
+    """The feed of a store that only this process writes (SQLite, memory): nothing to bring,
+    since every append is a commit made here and delivered from the commit."""
+
+    async def watch(self, campaign_id: str) -> None:
+        return None
+
+    async def unwatch(self, campaign_id: str) -> None:
+        return None
+
+    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+        await asyncio.Event().wait()  # until cancelled
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,169 @@
+"""The Redis change feed: one sharded Pub/Sub connection per process.
+
+The append script publishes every append on the campaign's shard channel
+``{prefix}:{<id>}:changes`` (``SPUBLISH``, so on a Redis Cluster the message stays on the
+campaign's shard), in the same atomic step that stores it. The message carries the appending
+process's origin, the first new version and the payloads themselves::
+
+    <origin> <first> <len1>,<len2>,...\\n<payload1><payload2>...
+
+so a watching process applies them without reading the stream. A process skips its own messages
+(it delivered those from the commit). Watching a campaign is an ``SSUBSCRIBE`` on the one
+connection, so connections do not grow with the campaigns watched. Pub/Sub forgets what it sends
+while a connection is down: after reconnecting, the feed resubscribes, waits for the server to
+confirm, and says it resumed, so the reader catches up from the streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio
+import redis.exceptions
+
+from server.store.base import StoredEvent, StoreUnavailable
+from server.store.feed import Deliver, Resumed
+
+log = logging.getLogger("tabletale.feed")
+
+RETRY_PAUSES_S = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
+_LOST = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+def encode_notice(origin: str, first: int, payloads: list[bytes]) -> bytes:
+    """The message the append script publishes (built here only for tests and tools)."""
+    lengths = ",".join(str(len(p)) for p in payloads)
+    return f"{origin} {first} {lengths}\n".encode() + b"".join(payloads)
+
+
+def decode_notice(data: bytes) -> tuple[str, list[StoredEvent]]:
+    """``(origin, events)`` of a published message."""
+    header, _, body = data.partition(b"\n")
+    origin, first, lengths = header.split(b" ")
+    events: list[StoredEvent] = []
+    version, offset = int(first), 0
+    for length in lengths.split(b","):
+        end = offset + int(length)
+        events.append(StoredEvent(version, body[offset:end]))
+        version += 1
+        offset = end
+    return origin.decode(), events
+
+
+class RedisFeed:
+    def __init__(
+        self,
+        connect: Callable[[], redis.asyncio.Redis],
+        *,
+        channel: Callable[[str], str],
+        origin: str,
+        confirm_timeout: float = 5.0,
+    ) -> None:
+        self._connect = connect
+        self._channel_of = channel
+        self._origin = origin
+        self._confirm_timeout = confirm_timeout
+        self._watched: dict[str, str] = {}  # channel -> campaign id
+        self._waiting: dict[str, list[asyncio.Future[None]]] = {}
+        self._pubsub: Any = None  # redis-py's PubSub, which is not typed
+        self._resuming: asyncio.Task[None] | None = None
+
+    async def watch(self, campaign_id: str) -> None:
+        channel = self._channel_of(campaign_id)
+        self._watched[channel] = campaign_id
+        pubsub = self._pubsub
+        if pubsub is None:
+            return  # the next connection subscribes to it, then the reader catches up
+        confirmed = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(channel, []).append(confirmed)
+        try:
+            await pubsub.ssubscribe(channel)
+            await asyncio.wait_for(confirmed, self._confirm_timeout)
+        except (redis.exceptions.RedisError, OSError, TimeoutError) as error:
+            self._drop_waiter(channel, confirmed)
+            raise StoreUnavailable(f"Could not watch campaign {campaign_id}: {error!r}") from error
+
+    def _drop_waiter(self, channel: str, waiter: asyncio.Future[None]) -> None:
+        waiters = self._waiting.get(channel, [])
+        if waiter in waiters:
+            waiters.remove(waiter)
+        if not waiters:
+            self._waiting.pop(channel, None)
+
+    async def unwatch(self, campaign_id: str) -> None:
+        channel = self._channel_of(campaign_id)
+        if self._watched.pop(channel, None) is None:
+            return
+        pubsub = self._pubsub
+        if pubsub is not None:
+            with contextlib.suppress(redis.exceptions.RedisError, OSError):
+                await pubsub.sunsubscribe(channel)
+
+    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+        failures = 0
+        connected_before = False
+        while True:
+            client = self._connect()
+            pubsub: Any = client.pubsub()
+            try:
+                await pubsub.connect()
+                self._pubsub = pubsub
+                channels = list(self._watched)
+                if connected_before:
+                    self._resuming = asyncio.create_task(self._resume(channels, resumed))
+                if channels:
+                    await pubsub.ssubscribe(*channels)
+                connected_before = True
+                failures = 0
+                while True:
+                    message = await pubsub.get_message(timeout=None)
+                    if message is not None:
+                        self._handle(message, deliver)
+            except _LOST as error:
+                pause = RETRY_PAUSES_S[min(failures, len(RETRY_PAUSES_S) - 1)]
+                failures += 1
+                connected_before = True
+                log.warning("The change feed lost Redis (%s); retrying in %.2f s.", error, pause)
+                await asyncio.sleep(pause)  # back-off between reconnection attempts
+            finally:
+                self._pubsub = None
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    async def _resume(self, channels: list[str], resumed: Resumed) -> None:
+        """Once the new connection's subscriptions are confirmed, let the reader catch up."""
+        loop = asyncio.get_running_loop()
+        waiters: list[asyncio.Future[None]] = []
+        for channel in channels:
+            waiter = loop.create_future()
+            self._waiting.setdefault(channel, []).append(waiter)
+            waiters.append(waiter)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*waiters), self._confirm_timeout)
+        await resumed()
+
+    def _handle(self, message: dict[str, Any], deliver: Deliver) -> None:
+        kind = message["type"]
+        channel = message["channel"]
+        if isinstance(channel, bytes):
+            channel = channel.decode()
+        if kind == "smessage":
+            origin, events = decode_notice(message["data"])
+            campaign_id = self._watched.get(channel)
+            if origin != self._origin and campaign_id is not None:
+                deliver(campaign_id, events)
+        elif kind == "ssubscribe":
+            for waiter in self._waiting.pop(channel, []):
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    async def close(self) -> None:
+        if self._resuming is not None:
+            self._resuming.cancel()
+            await asyncio.gather(self._resuming, return_exceptions=True)

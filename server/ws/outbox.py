@@ -1,0 +1,102 @@
+"""A socket's outgoing frames, in order, sent by a pump that runs only while there is work.
+
+Everything a session sends goes through its outbox, so a pushed update, the answer to an action
+and a sync can never overtake one another. The pump task exists only while frames wait, so an
+idle socket costs a deque and no task. A consumer that lets ``limit`` frames pile up is lagging:
+its queue is dropped and the session is asked to send one fresh sync instead (bounded memory
+per socket, however slow the reader).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocketDisconnect
+
+log = logging.getLogger("tabletale.ws")
+
+Frame = dict[str, Any]
+"""An ASGI ``websocket.send`` event."""
+
+
+class Outbox:
+    def __init__(
+        self,
+        send: Callable[[Frame], Awaitable[None]],
+        *,
+        limit: int,
+        on_lagging: Callable[[], Awaitable[None]],
+    ) -> None:
+        self._send = send
+        self._limit = limit
+        self._on_lagging = on_lagging
+        self._frames: deque[Frame] = deque()
+        self._pump: asyncio.Task[None] | None = None
+        self._held = False
+        self._lagging = False
+        self._closed = False
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def put(self, frame: Frame) -> None:
+        if self._closed:
+            return
+        if len(self._frames) >= self._limit:
+            self._frames.clear()
+            self._lagging = True
+        else:
+            self._frames.append(frame)
+        self._start()
+
+    def hold(self) -> None:
+        """Queue without sending until :meth:`release` (while the session builds its welcome)."""
+        self._held = True
+
+    def release(self, *first: Frame) -> None:
+        """Send ``first`` ahead of whatever was queued meanwhile, then carry on."""
+        self._frames.extendleft(reversed(first))
+        self._held = False
+        self._start()
+
+    def _start(self) -> None:
+        if self._pump is None and not self._held and (self._frames or self._lagging):
+            self._idle.clear()
+            self._pump = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        try:
+            while not self._closed:
+                if self._frames:
+                    await self._send(self._frames.popleft())
+                elif self._lagging:
+                    self._lagging = False
+                    await self._on_lagging()
+                else:
+                    return
+        except Exception as error:  # the transport failed: the peer went away mid-send
+            if not isinstance(error, OSError | RuntimeError | WebSocketDisconnect):
+                log.warning("A socket send failed: %r", error)
+            self._closed = True  # the session's reader notices the disconnect and ends
+        finally:
+            self._pump = None
+            self._idle.set()
+            if not self._closed and not self._held and (self._frames or self._lagging):
+                self._start()
+
+    async def drained(self) -> None:
+        """Wait until every queued frame has been sent."""
+        await self._idle.wait()
+
+    async def close(self) -> None:
+        self._closed = True
+        self._frames.clear()
+        pump = self._pump
+        if pump is not None and pump is not asyncio.current_task():
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
