@@ -1,7 +1,8 @@
 """What changed between two views, as a JSON Patch (RFC 6902) that a client applies in order.
 
-A view is plain data (dicts, lists, strings, numbers, booleans, None). The patch uses three
-operations: ``add`` and ``remove`` for object members and for items appended to or dropped from the
+A view is plain data (dicts, lists or tuples, strings, numbers, booleans, None: what
+``msgspec.to_builtins`` makes of a view Struct; a tuple travels as a JSON array). The patch uses
+three operations: ``add`` and ``remove`` for object members and for items appended to or dropped from the
 end of a list, ``replace`` for everything else. Paths are JSON Pointers (RFC 6901). Applying
 ``diff(a, b)`` to ``a`` gives ``b`` exactly; the patch is deterministic for the same two views.
 """
@@ -38,7 +39,9 @@ def _diff(before: Any, after: Any, path: str, ops: list[PatchOp]) -> None:
     if before is after:
         return
     kind = type(after)
-    if type(before) is not kind:
+    if kind is tuple:
+        kind = list
+    if (list if type(before) is tuple else type(before)) is not kind:
         ops.append(PatchOp("replace", path, after))
     elif kind is dict:
         for key in before:

@@ -22,7 +22,7 @@ from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
 
-class _Source:
+class CatalogSource:
     """The catalog runner's view of the service."""
 
     def __init__(self, service: CampaignService) -> None:
@@ -68,7 +68,7 @@ def create_app(
     metrics = Metrics()
     metrics.campaigns_cached = lambda: float(len(service.heads))
     hub = Hub(service.heads, service.store.changes())
-    ctx = Context(service, hub, metrics, CatalogRunner(_Source(service)))
+    ctx = Context(service, hub, metrics, CatalogRunner(CatalogSource(service)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -8,22 +8,23 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-DEFAULT_DATA_DIR = "data"
+if TYPE_CHECKING:
+    from server.settings import Settings
 
 
 def _store_args(parser: argparse.ArgumentParser) -> None:
+    # Flags left out fall back to TABLETALE_* variables, then defaults (server/settings.py).
     parser.add_argument(
         "--redis-url",
-        default=os.environ.get("TABLETALE_REDIS_URL"),
         help="Redis URL (default: $TABLETALE_REDIS_URL; without one the embedded SQLite store)",
     )
     parser.add_argument(
         "--data-dir",
-        default=os.environ.get("TABLETALE_DATA_DIR", DEFAULT_DATA_DIR),
-        help="where the embedded SQLite store keeps its file (default: ./data)",
+        help="the embedded SQLite store's folder (default: $TABLETALE_DATA_DIR or ./data)",
     )
 
 
@@ -35,8 +36,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="run the game server")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", help="the address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="the port to listen on (default: 8000)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        help="server processes on the one port (Redis store only; default: 1)",
+    )
     _store_args(serve)
 
     sim = commands.add_parser("simulate", help="play seeded games with a bot and print figures")
@@ -89,7 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         case "serve":
             from server.serve import serve
 
-            serve(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir)
+            try:
+                settings = _settings(args, host=args.host, port=args.port, workers=args.workers)
+                settings.check()
+            except ValueError as error:
+                print(f"tabletale: {error}", file=sys.stderr)
+                return 2
+            serve(settings)
             return 0
         case "simulate":
             return _simulate(args)
@@ -162,6 +174,12 @@ async def _play(args: argparse.Namespace) -> int:
         return 2
 
 
+def _settings(args: argparse.Namespace, **more: Any) -> Settings:
+    from server.settings import load
+
+    return load(None, redis_url=args.redis_url, data_dir=args.data_dir, **more)
+
+
 def _option(text: str) -> tuple[str, str | int | bool]:
     key, _, value = text.partition("=")
     if value.lstrip("-").isdigit():
@@ -176,7 +194,7 @@ async def _replay(args: argparse.Namespace) -> int:
     from server.store.base import StoreError
     from server.stores import open_store
 
-    store, _ = open_store(redis_url=args.redis_url, data_dir=args.data_dir)
+    store = open_store(_settings(args))
     try:
         service = CampaignService(store)
         if args.verify:

@@ -1,36 +1,60 @@
 """Running the server: pick the store, build the app, hand it to uvicorn.
 
-With a Redis URL the Redis Streams store is used (``TABLETALE_REDIS_PREFIX`` sets its key prefix,
-default ``tt``); without one the embedded SQLite store under the data directory. The first log line
-says which.
+With a Redis URL the Redis Streams store is used (under the key prefix ``redis_prefix``); without
+one the embedded SQLite store under the data directory. The first log line says which. With
+``workers`` above 1 (Redis only), uvicorn runs that many processes on one port, each building its
+app from the settings it inherits through the environment.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 
 import uvicorn
+from starlette.applications import Starlette
 
 from server.app import create_app
 from server.service import CampaignService
-from server.stores import open_store
+from server.settings import Settings, as_environment, load
+from server.stores import describe_store, open_store
 from server.ws.frames import MAX_FRAME
 
 log = logging.getLogger("tabletale.serve")
 
 
-def serve(*, host: str, port: int, redis_url: str | None, data_dir: str) -> None:
+def build_app(settings: Settings) -> Starlette:
+    store = open_store(settings)
+    service = CampaignService(store, cache_size=settings.head_cache)
+    return create_app(service, catalog_interval=settings.catalog_interval_s, close_store=True)
+
+
+def app_from_environment() -> Starlette:
+    """The app of one worker process (uvicorn's factory)."""
+    return build_app(load())
+
+
+def serve(settings: Settings) -> None:
+    settings.check()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    store, which = open_store(redis_url=redis_url, data_dir=data_dir)
-    log.info(which)
-    app = create_app(CampaignService(store), close_store=True)
-    # uvicorn's own limit sits above the app's, so the app is the one that answers an oversized
-    # frame (close code 1009) and a runaway frame is still cut off early.
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
+    log.info(describe_store(settings))
+    options = dict(
+        host=settings.host,
+        port=settings.port,
+        # uvicorn's own limit sits above the app's, so the app is the one that answers an
+        # oversized frame (close code 1009) and a runaway frame is still cut off early.
         ws_max_size=MAX_FRAME * 4,
+        ws_per_message_deflate=settings.ws_compression,
         log_level="info",
         proxy_headers=True,
     )
+    if settings.workers > 1:
+        os.environ.update(as_environment(settings))
+        uvicorn.run(
+            "server.serve:app_from_environment",
+            factory=True,
+            workers=settings.workers,
+            **options,  # type: ignore[arg-type]
+        )
+    else:
+        uvicorn.run(build_app(settings), **options)  # type: ignore[arg-type]

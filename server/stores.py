@@ -1,29 +1,44 @@
-"""Choosing and opening the event store from configuration (CLI and server alike)."""
+"""Choosing and opening the event store from the settings (CLI and server alike)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from server.settings import Settings
 from server.store.base import EventStore
 
 SQLITE_FILE = "tabletale.sqlite3"
-PREFIX_VARIABLE = "TABLETALE_REDIS_PREFIX"
 
 
-def open_store(*, redis_url: str | None, data_dir: str) -> tuple[EventStore, str]:
-    """The Redis store when a URL is given, else the embedded SQLite store under ``data_dir``,
-    with a sentence that says which. ``TABLETALE_REDIS_PREFIX`` sets the Redis key prefix."""
-    if redis_url:
-        from server.store.redis import RedisStore
+def open_store(settings: Settings) -> EventStore:
+    """The Redis store when a URL is set, else the embedded SQLite store under ``data_dir``."""
+    if settings.redis_url:
+        from server.store.redis import RedisSettings, RedisStore
 
-        prefix = os.environ.get(PREFIX_VARIABLE, "tt")
-        store = RedisStore.from_url(redis_url, prefix=prefix)
-        return store, f"Using the Redis event store at {_safe(redis_url)} (key prefix {prefix!r})."
+        return RedisStore.from_url(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            settings=RedisSettings(
+                max_connections=settings.redis_max_connections,
+                pool_timeout_s=settings.redis_pool_timeout_s,
+                connect_timeout_s=settings.redis_connect_timeout_s,
+                socket_timeout_s=settings.redis_socket_timeout_s,
+            ),
+        )
     from server.store.sqlite import SqliteStore
 
-    path = Path(data_dir) / SQLITE_FILE
-    return SqliteStore(path), f"Using the embedded SQLite event store at {path} (no Redis URL)."
+    return SqliteStore(Path(settings.data_dir) / SQLITE_FILE)
+
+
+def describe_store(settings: Settings) -> str:
+    """A sentence that says which store ``settings`` open."""
+    if settings.redis_url:
+        return (
+            f"Using the Redis event store at {_safe(settings.redis_url)} "
+            f"(key prefix {settings.redis_prefix!r})."
+        )
+    path = Path(settings.data_dir) / SQLITE_FILE
+    return f"Using the embedded SQLite event store at {path} (no Redis URL)."
 
 
 def _safe(url: str) -> str:

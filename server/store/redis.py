@@ -175,7 +175,7 @@ class RedisStore:
         if feed_client is None:
             raise StoreError("This RedisStore was built without a feed client; use from_url.")
         return RedisFeed(
-            lambda: feed_client,
+            feed_client,
             channel=lambda campaign_id: self._key(campaign_id, "changes"),
             origin=self._origin,
         )

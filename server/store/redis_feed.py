@@ -57,13 +57,13 @@ def decode_notice(data: bytes) -> tuple[str, list[StoredEvent]]:
 class RedisFeed:
     def __init__(
         self,
-        connect: Callable[[], redis.asyncio.Redis],
+        client: redis.asyncio.Redis,
         *,
         channel: Callable[[str], str],
         origin: str,
         confirm_timeout: float = 5.0,
     ) -> None:
-        self._connect = connect
+        self._client = client
         self._channel_of = channel
         self._origin = origin
         self._confirm_timeout = confirm_timeout
@@ -107,8 +107,7 @@ class RedisFeed:
         failures = 0
         connected_before = False
         while True:
-            client = self._connect()
-            pubsub: Any = client.pubsub()
+            pubsub: Any = self._client.pubsub()
             try:
                 await pubsub.connect()
                 self._pubsub = pubsub
@@ -133,8 +132,6 @@ class RedisFeed:
                 self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
-                with contextlib.suppress(Exception):
-                    await client.aclose()
 
     async def _resume(self, channels: list[str], resumed: Resumed) -> None:
         """Once the new connection's subscriptions are confirmed, let the reader catch up."""

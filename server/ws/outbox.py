@@ -3,8 +3,8 @@
 Everything a session sends goes through its outbox, so a pushed update, the answer to an action
 and a sync can never overtake one another. The pump task exists only while frames wait, so an
 idle socket costs a deque and no task. A consumer that lets ``limit`` frames pile up is lagging:
-its queue is dropped and the session is asked to send one fresh sync instead (bounded memory
-per socket, however slow the reader).
+its queue is dropped, and so is everything offered until the session has put one fresh sync
+built from the newest head (bounded memory per socket, however slow the reader).
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ class Outbox:
         self._idle.set()
 
     def put(self, frame: Frame) -> None:
-        if self._closed:
+        if self._closed or self._lagging:
+            # While lagging, the sync about to be built from the newest head covers this frame.
             return
         if len(self._frames) >= self._limit:
             self._frames.clear()

@@ -10,12 +10,13 @@ import pytest
 from server.bots import RandomBot
 from server.cli import main
 from server.service import CampaignService
+from server.settings import load
 from server.stores import SQLITE_FILE, open_store
 
 
 async def stored_campaign(data_dir: Path) -> str:
     """A finished solo Gil & Ennis campaign in the SQLite store under ``data_dir``."""
-    store, _ = open_store(redis_url=None, data_dir=str(data_dir))
+    store = open_store(load(redis_url=None, data_dir=str(data_dir)))
     try:
         service = CampaignService(store)
         created = await service.create("gil-ennis", seed=12)

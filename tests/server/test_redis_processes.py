@@ -21,9 +21,9 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCH = (
     "import sys; from tests.support import dice_race; dice_race.register(); "
-    "from server.serve import serve; "
-    "serve(host='127.0.0.1', port=int(sys.argv[1]), "
-    "redis_url=sys.argv[2] or None, data_dir=sys.argv[3])"
+    "from server.serve import serve; from server.settings import load; "
+    "serve(load(host='127.0.0.1', port=int(sys.argv[1]), "
+    "redis_url=sys.argv[2] or None, data_dir=sys.argv[3]))"
 )
 
 

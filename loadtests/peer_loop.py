@@ -1,0 +1,458 @@
+"""The peer's loop shape against tabletale, and the peer itself in the same run.
+
+    python loadtests/peer_loop.py --sessions 1,50,200 --duration 15 [--workers 2]
+        [--paced 2.0] [--idle 10000] [--peer DIR] [--redis-url URL]
+
+For each configuration a tabletale server is started on a free loopback port (on Redis, under a
+key prefix of its own that is deleted afterwards), ``S`` sessions are set up (a campaign and a
+player socket each), then all of them loop together for ``D`` seconds: act, wait for the server's
+authoritative answer, record the round trip, act again. With ``--paced R`` each session acts ``R``
+times a second instead of as fast as it can. ``--idle N`` opens ``N`` player sockets that never act
+and measures what they cost the server. When Node and the boardgame.io harness (``--peer``) are
+present, the harness runs with the same ``S`` and ``D`` right after, so the ratios come from one
+sitting on one machine.
+
+Prints one JSON line per configuration: moves, moves/s, p50/p95/p99 round trip (ms), errors,
+server CPU per accepted action (ms), server peak RSS, and the Redis connections each server
+process holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from clients.connection import Seat, create_campaign  # noqa: E402
+
+DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+DRIVERS = 2  # driver processes, so the load generator is not the bottleneck on two cores
+
+
+# -- the server under test -------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_until_ready(base: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(base + "/readyz", timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)  # polling the server until it answers, bounded by the deadline
+    raise TimeoutError(f"{base} did not become ready within {timeout} s.")
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and every descendant process."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return total
+
+
+def memory_kib(pids: list[int], field: str) -> int:
+    """The sum of ``field`` (VmRSS, VmHWM) over ``pids``, in KiB."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith(field + ":"):
+                        total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+def redis_connections(redis_url: str, pids: list[int]) -> dict[str, int]:
+    """Connections to Redis per server process, by the client name each process sets."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        clients = client.client_list()
+    finally:
+        client.close()
+    counts = {str(pid): 0 for pid in pids}
+    for entry in clients:
+        name = str(entry.get("name", ""))
+        if name.startswith("tabletale:"):
+            pid = name.split(":")[1]
+            if pid in counts:
+                counts[pid] += 1
+    return {pid: n for pid, n in counts.items() if n}
+
+
+Served = tuple[str, "subprocess.Popen[bytes]", str]
+
+
+@contextlib.contextmanager
+def tabletale_server(*, workers: int, redis_url: str) -> Iterator[Served]:
+    """A server process on a free port and a key prefix of its own: (base URL, process, log)."""
+    port = free_port()
+    prefix = f"ttbench-{uuid.uuid4().hex[:10]}"
+    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
+    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
+    command += ["--redis-url", redis_url]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    log_path = Path(tempfile.mkstemp(prefix="tabletale-bench-", suffix=".log")[1])
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_ready(base)
+            yield base, server, str(log_path)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            asyncio.run(_delete_prefix(redis_url, prefix))
+
+
+async def _delete_prefix(url: str, prefix: str) -> None:
+    import redis.asyncio
+
+    client = redis.asyncio.Redis.from_url(url)
+    try:
+        batch: list[bytes] = []
+        async for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+            batch.append(key)
+            if len(batch) >= 500:
+                await client.unlink(*batch)
+                batch.clear()
+        if batch:
+            await client.unlink(*batch)
+    finally:
+        await client.aclose()
+
+
+# -- the driver: one process runs a share of the sessions ------------------------------------
+
+
+async def _session(
+    base: str,
+    game: str,
+    index: int,
+    start: asyncio.Event,
+    window: list[float],
+    pace: float,
+    out: dict[str, Any],
+) -> None:
+    rng = random.Random(index)
+    latencies: list[float] = out["latencies"]
+    try:
+        created = await create_campaign(base, game, seed=index + 1)
+        token = next(iter(created["seats"].values()))
+        ws = "ws" + base.removeprefix("http")
+        async with Seat.connect(ws, created["id"], token=token) as seat:
+            out["ready"] += 1
+            await start.wait()
+            begin, end = window
+            next_at = begin + rng.random() / pace if pace else begin
+            while True:
+                if pace:
+                    delay = next_at - time.time()
+                    if delay > 0:
+                        await asyncio.sleep(delay)  # the paced load's schedule, not a race
+                    next_at += 1.0 / pace
+                now = time.time()
+                if now >= end:
+                    return
+                if seat.outcome != "running" or not seat.legal_actions:
+                    out["ended"] += 1
+                    return
+                action = rng.choice(seat.legal_actions)["id"]
+                sent = time.perf_counter()
+                await seat.act(action, timeout=10.0)
+                took = time.perf_counter() - sent
+                if time.time() <= end:
+                    latencies.append(took * 1000)
+    except Exception as error:  # every failure of a session counts as an error
+        out["errors"] += 1
+        kinds: dict[str, int] = out["error_kinds"]
+        kind = type(error).__name__
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if kinds[kind] <= 2:
+            print(f"driver: {kind}: {str(error)[:200]}", file=sys.stderr)
+
+
+async def _idle(base: str, game: str, index: int, hold: asyncio.Event, out: dict[str, Any]) -> None:
+    try:
+        created = await create_campaign(base, game, seed=index + 1)
+        token = next(iter(created["seats"].values()))
+        ws = "ws" + base.removeprefix("http")
+        async with Seat.connect(ws, created["id"], token=token):
+            out["ready"] += 1
+            await hold.wait()
+    except Exception as error:
+        out["errors"] += 1
+        if out["errors"] <= 2:
+            print(f"driver: {type(error).__name__}: {error}", file=sys.stderr)
+
+
+async def drive(args: argparse.Namespace) -> None:
+    """A driver process: set up, say ready, wait for 'go <t0> <t1>' on stdin, run, report."""
+    out: dict[str, Any] = {"latencies": [], "errors": 0, "ready": 0, "ended": 0, "error_kinds": {}}
+    start, hold = asyncio.Event(), asyncio.Event()
+    window = [0.0, 0.0]
+    setup = asyncio.Semaphore(16)
+
+    async def one(index: int) -> None:
+        async with setup:
+            pass  # staggers the first connections a little
+        if args.idle:
+            await _idle(args.base, args.game, index, hold, out)
+        else:
+            await _session(args.base, args.game, index, start, window, args.pace, out)
+
+    tasks = [asyncio.create_task(one(args.first + i)) for i in range(args.count)]
+    deadline = time.monotonic() + 120
+    while out["ready"] + out["errors"] < args.count and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)  # setup progress, polled with a deadline
+    print(json.dumps({"ready": out["ready"]}), flush=True)
+    line = await asyncio.to_thread(sys.stdin.readline)
+    _, begin, end = line.split()
+    window[:] = [float(begin), float(end)]
+    delay = window[0] - time.time()
+    if delay > 0:
+        await asyncio.sleep(delay)  # the common start time of every driver
+    start.set()
+    if args.idle:
+        await asyncio.sleep(max(0.0, window[1] - time.time()))  # idle sockets held for D s
+        hold.set()
+    await asyncio.wait(tasks, timeout=window[1] - time.time() + 15)
+    for task in tasks:
+        task.cancel()
+    print(json.dumps(out), flush=True)
+
+
+# -- one configuration -----------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return round(ordered[min(rank, len(ordered)) - 1], 3)
+
+
+def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
+    with tabletale_server(workers=args.workers, redis_url=args.redis_url) as (base, server, log):
+        pids = process_tree(server.pid)
+        drivers = []
+        share = math.ceil(sessions / DRIVERS)
+        for first in range(0, sessions, share):
+            count = min(share, sessions - first)
+            command = [sys.executable, __file__, "--driver", "--base", base, "--game", args.game]
+            command += ["--first", str(first), "--count", str(count), "--pace", str(args.paced)]
+            if args.idle:
+                command += ["--idle"]
+            drivers.append(
+                subprocess.Popen(
+                    command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+                )
+            )
+        for driver in drivers:
+            assert driver.stdout is not None
+            driver.stdout.readline()  # {"ready": n}
+        rss_before = memory_kib(pids, "VmRSS")
+        begin = time.time() + 0.5
+        end = begin + args.duration
+        for driver in drivers:
+            assert driver.stdin is not None
+            driver.stdin.write(f"go {begin} {end}\n")
+            driver.stdin.flush()
+        time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
+        cpu_before = cpu_seconds(pids)
+        profiler = _profile(args, pids)
+        time.sleep(max(0.0, end - time.time()))  # the measured window itself
+        cpu_after = cpu_seconds(pids)
+        rss_after = memory_kib(pids, "VmRSS")
+        if profiler is not None:
+            profiler.wait(timeout=args.duration + 30)
+        connections = redis_connections(args.redis_url, pids)
+        results = []
+        for driver in drivers:
+            stdout, _ = driver.communicate(timeout=60)
+            results.append(json.loads(stdout.strip().splitlines()[-1]))
+        peak = memory_kib(pids, "VmHWM")
+    latencies = [x for r in results for x in r["latencies"]]
+    errors = sum(r["errors"] for r in results)
+    moves = len(latencies)
+    cpu = cpu_after - cpu_before
+    line: dict[str, Any] = {
+        "server": "tabletale",
+        "game": args.game,
+        "workers": args.workers,
+        "sessions": sessions,
+        "duration_s": args.duration,
+        "paced_per_s": args.paced or None,
+        "moves": moves,
+        "moves_per_s": round(moves / args.duration, 1),
+        "p50_ms": percentile(latencies, 50),
+        "p95_ms": percentile(latencies, 95),
+        "p99_ms": percentile(latencies, 99),
+        "errors": errors,
+        "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
+        "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
+        "server_peak_rss_mb": round(peak / 1024, 1),
+        "redis_connections_per_process": connections,
+    }
+    if args.idle:
+        line["idle_sockets"] = sum(r["ready"] for r in results)
+        line["rss_kib_per_idle_socket"] = None
+        line["rss_mb"] = round(rss_after / 1024, 1)
+        line["rss_before_mb"] = round(rss_before / 1024, 1)
+    line["server_log"] = log
+    return line
+
+
+def _profile(args: argparse.Namespace, pids: list[int]) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the (first worker) server process over the window, when asked."""
+    if not args.profile:
+        return None
+    target = pids[-1]  # with workers, a worker rather than the supervisor
+    command = ["py-spy", "record", "--pid", str(target), "--duration", str(args.duration)]
+    command += ["--format", "raw" if args.profile.endswith(".txt") else "flamegraph"]
+    command += ["--output", args.profile, "--rate", "250", "--nonblocking"]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run_peer(args: argparse.Namespace, sessions: int) -> dict[str, Any] | None:
+    peer = Path(args.peer)
+    if shutil.which("node") is None or not (peer / "run.sh").exists():
+        return None
+    work = Path(tempfile.gettempdir()) / "tabletale-peer-boardgameio"
+    if not (work / "node_modules" / "boardgame.io").exists():
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(peer, work, ignore=shutil.ignore_patterns("node_modules", "results"))
+        for path in work.rglob("*"):
+            path.chmod(path.stat().st_mode | 0o200)
+        work.chmod(work.stat().st_mode | 0o200)
+        subprocess.run(["npm", "ci", "--silent"], cwd=work, check=True, timeout=600)
+    run = subprocess.run(
+        ["bash", "run.sh", str(sessions), str(args.duration)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=args.duration + 120,
+        check=False,
+    )
+    lines = run.stdout.strip().splitlines()
+    if not lines:
+        print(run.stderr, file=sys.stderr)
+        return None
+    line: dict[str, Any] = {"server": "boardgame.io", **json.loads(lines[-1])}
+    for extra in run.stderr.splitlines():
+        if extra.startswith("driver-stats "):
+            stats = json.loads(extra.removeprefix("driver-stats "))
+            cpu = stats.get("server_cpu_s_in_window")
+            if cpu is not None and line["moves"]:
+                line["server_cpu_pct_of_one_core"] = stats.get("server_cpu_pct_of_one_core")
+                line["server_cpu_ms_per_action"] = round(1000 * cpu / line["moves"], 3)
+        if extra.startswith("server-stats "):
+            stats = json.loads(extra.removeprefix("server-stats "))
+            line["server_peak_rss_mb"] = stats.get("server_peak_rss_mb")
+    return line
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", default="1,50,200")
+    parser.add_argument("--duration", type=int, default=15)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--game", default="eila")
+    parser.add_argument("--paced", type=float, default=0.0, help="actions per second per session")
+    parser.add_argument("--idle", action="store_true", help="sockets that never act")
+    parser.add_argument("--peer", default=str(DEFAULT_PEER))
+    parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--profile", help="write a py-spy profile of the server here (.svg, .txt)")
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("TABLETALE_REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
+    # driver mode (internal)
+    parser.add_argument("--driver", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--base", help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.driver:
+        try:
+            import uvloop
+
+            uvloop.run(drive(args))
+        except ImportError:
+            asyncio.run(drive(args))
+        return
+    for sessions in (int(s) for s in args.sessions.split(",")):
+        print(json.dumps(run_tabletale(args, sessions)), flush=True)
+        if not args.no_peer and not args.paced and not args.idle:
+            peer = run_peer(args, sessions)
+            if peer is not None:
+                print(json.dumps(peer), flush=True)
+
+
+if __name__ == "__main__":
+    main()

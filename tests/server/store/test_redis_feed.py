@@ -1,0 +1,158 @@
+"""The Redis change feed on the real Redis: two stores on one key prefix stand for two processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio
+
+from server.store.base import StoredEvent
+from server.store.feed import ChangeFeed
+from server.store.redis import RedisStore
+from server.store.redis_feed import decode_notice, encode_notice
+from tests.redis_support import delete_prefix
+
+pytestmark = pytest.mark.redis
+
+WAIT_S = 5.0
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.changes: list[tuple[str, list[StoredEvent]]] = []
+        self.resumed = 0
+        self._changed = asyncio.Condition()
+
+    def deliver(self, campaign_id: str, events: list[StoredEvent]) -> None:
+        self.changes.append((campaign_id, events))
+        asyncio.get_running_loop().create_task(self._notify())
+
+    async def on_resume(self) -> None:
+        self.resumed += 1
+        await self._notify()
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def until(self, done: object) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(done), WAIT_S)  # type: ignore[arg-type]
+
+    def versions(self, campaign_id: str) -> list[int]:
+        return [e.version for cid, events in self.changes if cid == campaign_id for e in events]
+
+
+@pytest.fixture
+async def pair(redis_url: str) -> AsyncIterator[tuple[RedisStore, RedisStore]]:
+    prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
+    here = RedisStore.from_url(redis_url, prefix=prefix)
+    there = RedisStore.from_url(redis_url, prefix=prefix)
+    yield here, there
+    await here.close()
+    await there.close()
+    await delete_prefix(redis_url, prefix)
+
+
+@pytest.fixture
+async def following(
+    pair: tuple[RedisStore, RedisStore],
+) -> AsyncIterator[tuple[ChangeFeed, Heard]]:
+    here, _ = pair
+    feed, heard = here.changes(), Heard()
+    task = asyncio.create_task(feed.follow(heard.deliver, heard.on_resume))
+    yield feed, heard
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    await feed.close()
+
+
+def test_a_notice_carries_its_origin_and_payloads_exactly() -> None:
+    payloads = [b"", b"a\nb c", bytes(range(256))]
+    origin, events = decode_notice(encode_notice("p1", 7, payloads))
+    assert origin == "p1"
+    assert events == [
+        StoredEvent(7, b""),
+        StoredEvent(8, b"a\nb c"),
+        StoredEvent(9, bytes(range(256))),
+    ]
+
+
+async def test_another_process_appends_arrive_with_their_payloads(
+    pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+) -> None:
+    here, there = pair
+    feed, heard = following
+    await here.create("c", "gil_ennis", now_ms=1)
+    await feed.watch("c")
+    await there.append("c", 0, [b"a", b"\x00b"])
+    await heard.until(lambda: heard.versions("c") == [1, 2])
+    assert heard.changes == [("c", [StoredEvent(1, b"a"), StoredEvent(2, b"\x00b")])]
+
+
+async def test_a_process_does_not_hear_its_own_appends_nor_unwatched_campaigns(
+    pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+) -> None:
+    here, there = pair
+    feed, heard = following
+    for campaign in ("c", "d"):
+        await here.create(campaign, "gil_ennis", now_ms=1)
+    await feed.watch("c")
+    await here.append("c", 0, [b"mine"])
+    await there.append("d", 0, [b"elsewhere"])
+    await there.append("c", 1, [b"theirs"])
+    await heard.until(lambda: heard.versions("c") == [2])
+    assert heard.changes == [("c", [StoredEvent(2, b"theirs")])]
+    await feed.unwatch("c")
+    await there.append("c", 2, [b"unheard"])
+    await feed.watch("d")
+    await there.append("d", 1, [b"heard"])
+    await heard.until(lambda: heard.versions("d") == [2])
+    assert heard.versions("c") == [2]
+
+
+async def feed_connections(url: str, name: str) -> list[dict[str, str]]:
+    client = redis.asyncio.Redis.from_url(url, decode_responses=True)
+    try:
+        return [c for c in await client.client_list() if c.get("name") == name]
+    finally:
+        await client.aclose()
+
+
+async def test_connections_do_not_grow_with_the_campaigns_watched(
+    redis_url: str, pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+) -> None:
+    here, there = pair
+    feed, heard = following
+    ids = [f"w{n}" for n in range(300)]
+    for campaign in ids:
+        await here.create(campaign, "gil_ennis", now_ms=1)
+    await asyncio.gather(*(feed.watch(campaign) for campaign in ids))
+    name = f"tabletale:{os.getpid()}:feed"
+    assert len(await feed_connections(redis_url, name)) == 1
+    for campaign in ids[::50]:
+        await there.append(campaign, 0, [b"x"])
+    await heard.until(lambda: len(heard.changes) == len(ids[::50]))
+
+
+async def test_after_losing_its_connection_the_feed_resubscribes_and_says_so(
+    redis_url: str, pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+) -> None:
+    here, there = pair
+    feed, heard = following
+    await here.create("c", "gil_ennis", now_ms=1)
+    await feed.watch("c")
+    name = f"tabletale:{os.getpid()}:feed"
+    (connection,) = await feed_connections(redis_url, name)
+    admin = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        await admin.client_kill_filter(_id=connection["id"])
+    finally:
+        await admin.aclose()
+    await heard.until(lambda: heard.resumed == 1)
+    await there.append("c", 0, [b"after"])
+    await heard.until(lambda: heard.versions("c") == [1])
