@@ -2,9 +2,10 @@
 
 A view is plain data (dicts, lists or tuples, strings, numbers, booleans, None: what
 ``msgspec.to_builtins`` makes of a view Struct; a tuple travels as a JSON array). The patch uses
-three operations: ``add`` and ``remove`` for object members and for items appended to or dropped from the
-end of a list, ``replace`` for everything else. Paths are JSON Pointers (RFC 6901). Applying
-``diff(a, b)`` to ``a`` gives ``b`` exactly; the patch is deterministic for the same two views.
+three operations: ``add`` and ``remove`` for object members and for items appended to or dropped
+from the end of a list, ``replace`` for everything else. Paths are JSON Pointers (RFC 6901).
+Applying ``diff(a, b)`` to ``a`` gives ``b`` exactly; the patch is deterministic for the same two
+views.
 """
 
 from __future__ import annotations
