@@ -143,10 +143,13 @@ Served = tuple[str, "subprocess.Popen[bytes]", str]
 
 
 @contextlib.contextmanager
-def tabletale_server(*, workers: int, redis_url: str) -> Iterator[Served]:
-    """A server process on a free port and a key prefix of its own: (base URL, process, log)."""
+def tabletale_server(
+    *, workers: int, redis_url: str, prefix: str | None = None
+) -> Iterator[Served]:
+    """A server process on a free port, on a key prefix of its own unless given one (deleted
+    afterwards): (base URL, process, log path)."""
     port = free_port()
-    prefix = f"ttbench-{uuid.uuid4().hex[:10]}"
+    prefix = prefix or f"ttbench-{uuid.uuid4().hex[:10]}"
     env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
     command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
     command += ["--redis-url", redis_url]

@@ -1,0 +1,35 @@
+"""The soak script, briefly: mixed clients on two processes, then every stream verified."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+def test_a_short_soak_ends_with_every_stream_verified_and_no_error(redis_url: str) -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "loadtests" / "soak.py"), "--duration", "6"],
+        env={"TABLETALE_REDIS_URL": redis_url, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    summary = json.loads(run.stdout)
+    counts = summary["counts"]
+    assert counts["socket acts accepted"] > 100
+    assert counts["http acts accepted"] > 0 and counts.get("http acts stale_version", 0) > 0
+    assert counts["forks 201"] > 0 and counts["rewinds 200"] > 0
+    assert counts["reconnects"] > 0 and counts["spectators in agreement"] > 0
+    assert summary["campaigns_verified"] == counts["created"] + counts["forks 201"]
+    assert summary["divergences"] == [] and summary["server_log_errors"] == []
