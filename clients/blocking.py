@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 from websockets.sync.client import ClientConnection, connect
 
-from clients.connection import socket_url
+from clients.connection import PING_INTERVAL_S, socket_url
 from clients.replica import Exchange, Message, ProtocolError, Replica
 
 _decode = msgspec.json.Decoder().decode
@@ -34,7 +34,12 @@ class BlockingSeat:
         cls, base: str, campaign: str, *, token: str | None = None, timeout: float = 10.0
     ) -> BlockingSeat:
         """Open the socket, say hello and wait for the welcome; close it with :meth:`close`."""
-        connection = connect(socket_url(base, campaign), open_timeout=timeout, compression=None)
+        connection = connect(
+            socket_url(base, campaign),
+            open_timeout=timeout,
+            compression=None,
+            ping_interval=PING_INTERVAL_S,
+        )
         seat = cls(connection, timeout=timeout)
         try:
             seat.send({"type": "hello", "token": token})

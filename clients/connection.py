@@ -26,6 +26,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from clients.replica import SYNC, Exchange, Message, ProtocolError, Replica
 
 MSGPACK = "tabletale.msgpack"
+PING_INTERVAL_S = 45.0
+"""Keep-alive pings, as often as the server sends its own (its settings' default)."""
 
 __all__ = ["MSGPACK", "Message", "ProtocolError", "Seat", "create_campaign", "socket_url"]
 
@@ -73,6 +75,7 @@ class Seat:
             subprotocols=protocols,  # type: ignore[arg-type]
             open_timeout=timeout,
             compression=None,
+            ping_interval=PING_INTERVAL_S,
         ) as connection:
             seat = cls(connection, binary=msgpack)
             await seat.send({"type": "hello", "token": token, "since": since})

@@ -303,6 +303,7 @@ def percentile(values: list[float], p: float) -> float | None:
 def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
     with tabletale_server(workers=args.workers, redis_url=args.redis_url) as (base, server, log):
         pids = process_tree(server.pid)
+        rss_started = memory_kib(pids, "VmRSS")
         drivers = []
         share = math.ceil(sessions / DRIVERS)
         for first in range(0, sessions, share):
@@ -319,7 +320,6 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         for driver in drivers:
             assert driver.stdout is not None
             driver.stdout.readline()  # {"ready": n}
-        rss_before = memory_kib(pids, "VmRSS")
         begin = time.time() + 0.5
         end = begin + args.duration
         for driver in drivers:
@@ -363,10 +363,12 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "redis_connections_per_process": connections,
     }
     if args.idle:
-        line["idle_sockets"] = sum(r["ready"] for r in results)
-        line["rss_kib_per_idle_socket"] = None
-        line["rss_mb"] = round(rss_after / 1024, 1)
-        line["rss_before_mb"] = round(rss_before / 1024, 1)
+        sockets = sum(r["ready"] for r in results)
+        line["idle_sockets"] = sockets
+        line["rss_started_mb"] = round(rss_started / 1024, 1)
+        line["rss_with_sockets_mb"] = round(rss_after / 1024, 1)
+        if sockets:
+            line["rss_kib_per_idle_socket"] = round((rss_after - rss_started) / sockets, 1)
     line["server_log"] = log
     return line
 

@@ -45,6 +45,8 @@ def serve(settings: Settings) -> None:
         # oversized frame (close code 1009) and a runaway frame is still cut off early.
         ws_max_size=MAX_FRAME * 4,
         ws_per_message_deflate=settings.ws_compression,
+        ws_ping_interval=settings.ws_ping_interval_s,
+        ws_ping_timeout=settings.ws_ping_interval_s,
         log_level="info",
         proxy_headers=True,
     )

@@ -34,7 +34,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How long one Redis command may take before the store is unavailable."""
     head_cache: int = 1024
     """Campaign heads each process keeps in memory besides the ones sockets watch."""
-    catalog_interval_s: float = 10.0
+    catalog_interval_s: float = 30.0
+    """How often the catalog and statistics are brought up to date in the background."""
+    ws_ping_interval_s: float = 45.0
+    """How often the server pings a socket to find peers that vanished (one that does not answer
+    within as long again is closed); each ping costs CPU per socket, which adds up with tens of
+    thousands of idle sockets."""
     ws_compression: bool = False
     """permessage-deflate on sockets: smaller frames for much more CPU; frames are small."""
 

@@ -15,12 +15,14 @@ import contextlib
 import os
 import selectors
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -137,3 +139,55 @@ async def delete_prefix(url: str, prefix: str) -> int:
     finally:
         await client.aclose()
     return deleted
+
+
+class OwnRedis:
+    """A ``redis-server`` of a test's own on a free port, with an append-only file in
+    ``workdir`` (so data outlives a restart): start, stop, pause and resume it at will."""
+
+    def __init__(self, workdir: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("This test needs redis-server on the PATH.", False)
+        self.binary = binary
+        self.workdir = workdir
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.workdir)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while not answers(self.url):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise TimeoutError(f"redis-server on port {self.port} did not start.")
+
+    def pause(self) -> None:
+        """Freeze the server (SIGSTOP): connections stay open and nothing answers."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.terminate()
+            self.process.wait(timeout=15)
+            self.process = None
+
+
+@contextlib.contextmanager
+def own_redis(workdir: Path) -> Iterator[OwnRedis]:
+    server = OwnRedis(workdir)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

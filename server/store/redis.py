@@ -15,6 +15,7 @@ Cluster slot and the append script never crosses slots:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib.resources
 import os
@@ -45,6 +46,7 @@ from server.store.base import (
 from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.redis_feed import RedisFeed
+from server.store.redis_link import Link
 
 _APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
 
@@ -135,8 +137,16 @@ class RedisStore:
         self._client = client
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
-        self._append = client.register_script(_APPEND_LUA)
+        self._append_sha = client.register_script(_APPEND_LUA).sha
         self._hset_if = client.register_script(_HSET_IF_LUA)
+        pool = client.connection_pool
+        # The hot path's short commands share one pipelined connection (redis_link.py); the
+        # pool serves the rest (creation, bulk reads, the catalog).
+        # RESP2 on the link, so its replies have one shape whatever the pool negotiates.
+        self._link = Link(
+            lambda: pool.connection_class(**{**pool.connection_kwargs, "protocol": 2}),
+            timeout=pool.connection_kwargs.get("socket_timeout") or 5.0,
+        )
         self._origin = uuid.uuid4().hex[:12]
         self._feed_client = feed_client
         # A campaign's lineage never changes once created: remembered, it saves the metadata
@@ -229,7 +239,8 @@ class RedisStore:
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         with _reachable():
-            fields = cast(Fields, await self._client.hgetall(self._key(campaign_id, "meta")))
+            flat = await self._link.execute("HGETALL", self._key(campaign_id, "meta"))
+        fields: Fields = dict(zip(flat[::2], flat[1::2], strict=True))
         if not fields:
             raise UnknownCampaign(campaign_id)
         info = _parse_info(campaign_id, fields)
@@ -270,7 +281,12 @@ class RedisStore:
             *events,
         ]
         with _reachable():
-            reply = await self._append(keys=keys, args=args)
+            try:
+                reply = await self._link.execute("EVALSHA", self._append_sha, 4, *keys, *args)
+            except redis.exceptions.NoScriptError:
+                # A Redis that restarted (or another server) does not know the script yet.
+                await self._link.execute("SCRIPT", "LOAD", _APPEND_LUA)
+                reply = await self._link.execute("EVALSHA", self._append_sha, 4, *keys, *args)
         match reply[0]:
             case b"ok":
                 return AppendResult(first=reply[1], last=reply[2])
@@ -318,18 +334,19 @@ class RedisStore:
         out: list[StoredEvent] = []
         with _reachable():
             while True:
-                entries = cast(Entries, await self._client.xrange(key, after + 1, "+", _PAGE))
-                out += _stored(entries)
-                if len(entries) < _PAGE:
+                raw = await self._link.execute("XRANGE", key, after + 1, "+", "COUNT", _PAGE)
+                # Raw RESP: [[b"<version>-0", [b"e", payload]], ...]
+                out += [StoredEvent(int(i.split(b"-", 1)[0]), f[1]) for i, f in raw]
+                if len(raw) < _PAGE:
                     return out
                 after = out[-1].version
 
     async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
         with _reachable():
-            pipe = self._client.pipeline(transaction=False)
-            pipe.exists(self._key(campaign_id, "meta"))
-            pipe.hget(self._key(campaign_id, "commands"), command_id)
-            exists, found = await pipe.execute()
+            exists, found = await asyncio.gather(
+                self._link.execute("EXISTS", self._key(campaign_id, "meta")),
+                self._link.execute("HGET", self._key(campaign_id, "commands"), command_id),
+            )
         if not exists:
             raise UnknownCampaign(campaign_id)
         if found is None:
@@ -386,6 +403,7 @@ class RedisStore:
 
     async def close(self) -> None:
         with _reachable():
+            await self._link.close()
             await self._client.aclose()
             if self._feed_client is not None:
                 await self._feed_client.aclose()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,6 +24,20 @@ Frame = dict[str, Any]
 
 
 class Outbox:
+    # Tens of thousands of these sit idle at once: slots, a plain list (queues stay short) and
+    # an idle event made only for whoever waits on it keep each one small.
+    __slots__ = (
+        "_closed",
+        "_frames",
+        "_held",
+        "_idle",
+        "_lagging",
+        "_limit",
+        "_on_lagging",
+        "_pump",
+        "_send",
+    )
+
     def __init__(
         self,
         send: Callable[[Frame], Awaitable[None]],
@@ -35,13 +48,12 @@ class Outbox:
         self._send = send
         self._limit = limit
         self._on_lagging = on_lagging
-        self._frames: deque[Frame] = deque()
+        self._frames: list[Frame] = []
         self._pump: asyncio.Task[None] | None = None
         self._held = False
         self._lagging = False
         self._closed = False
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self._idle: asyncio.Event | None = None
 
     def put(self, frame: Frame) -> None:
         if self._closed or self._lagging:
@@ -60,20 +72,19 @@ class Outbox:
 
     def release(self, *first: Frame) -> None:
         """Send ``first`` ahead of whatever was queued meanwhile, then carry on."""
-        self._frames.extendleft(reversed(first))
+        self._frames[:0] = first
         self._held = False
         self._start()
 
     def _start(self) -> None:
         if self._pump is None and not self._held and (self._frames or self._lagging):
-            self._idle.clear()
             self._pump = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
         try:
             while not self._closed:
                 if self._frames:
-                    await self._send(self._frames.popleft())
+                    await self._send(self._frames.pop(0))
                 elif self._lagging:
                     self._lagging = False
                     await self._on_lagging()
@@ -85,13 +96,17 @@ class Outbox:
             self._closed = True  # the session's reader notices the disconnect and ends
         finally:
             self._pump = None
-            self._idle.set()
             if not self._closed and not self._held and (self._frames or self._lagging):
                 self._start()
+            elif self._idle is not None:
+                self._idle.set()
 
     async def drained(self) -> None:
-        """Wait until every queued frame has been sent."""
-        await self._idle.wait()
+        """Wait until every queued frame has been sent (or the peer is gone)."""
+        while self._pump is not None:
+            if self._idle is None or self._idle.is_set():
+                self._idle = asyncio.Event()
+            await self._idle.wait()
 
     async def close(self) -> None:
         self._closed = True

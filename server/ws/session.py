@@ -72,6 +72,8 @@ def frame_data(message: MutableMapping[str, Any]) -> str | bytes:
 
 
 class Session:
+    __slots__ = ("_bad", "campaign_id", "ctx", "frames", "outbox", "seat", "watcher", "ws")
+
     def __init__(self, websocket: WebSocket, ctx: Context, campaign_id: str, frames: Frames):
         self.ws = websocket
         self.ctx = ctx

@@ -11,6 +11,8 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import yaml  # type: ignore[import-untyped]
 
+from server.settings import Settings, environment_name
+
 ROOT = Path(__file__).resolve().parents[2]
 # The Compose Specification's schema as the check-jsonschema package ships it (a dev dependency).
 SCHEMA = files("check_jsonschema.builtin_schemas.vendor") / "compose-spec.json"
@@ -72,3 +74,11 @@ def test_two_servers_share_the_redis_and_locust_loads_both() -> None:
     assert (ROOT / "loadtests" / "locustfile.py").exists()
     hosts = locust["environment"]["TABLETALE_HOSTS"].split(",")
     assert hosts == ["http://server-a:8000", "http://server-b:8000"]
+
+
+def test_every_server_setting_in_the_file_is_one_the_server_reads() -> None:
+    known = {environment_name(field) for field in Settings.__struct_fields__}
+    for name in ("server-a", "server-b"):
+        environment = compose()["services"][name]["environment"]
+        variables = {k for k in environment if k.startswith("TABLETALE_")}
+        assert {"TABLETALE_REDIS_URL", "TABLETALE_WORKERS"} <= variables <= known

@@ -7,12 +7,7 @@ restart would empty the database and there would be no session to recover.
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import subprocess
-import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -21,51 +16,10 @@ import pytest
 from server.app import create_app
 from server.service import CampaignService
 from server.store.redis import RedisStore
-from tests.redis_support import answers
-from tests.server.conftest import free_port, running, socket_to, wait_ready
+from tests.redis_support import own_redis
+from tests.server.conftest import running, socket_to, wait_ready
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-
-START_TIMEOUT_S = 15.0
-
-
-class OwnRedis:
-    def __init__(self, workdir: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.fail("This test needs redis-server on the PATH.", False)
-        self.binary = binary
-        self.workdir = workdir
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-        command += ["--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.workdir)]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not answers(self.url):
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise TimeoutError(f"redis-server on port {self.port} did not start.")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=15)
-            self.process = None
-
-
-@contextlib.contextmanager
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_the_server_recovers_when_redis_comes_back(tmp_path: Path) -> None:

@@ -1,0 +1,167 @@
+"""One Redis connection shared by every coroutine of a process, with commands pipelined.
+
+The hot path of the server (an append, the catch-up read that follows another process's append, a
+metadata read) is one short command per request. Checking a connection out of a pool for each
+costs more CPU than Redis spends on the command, and a pool of N connections caps concurrency at
+N. A link instead writes each command as it comes, on one connection, and hands the replies back
+in order (Redis answers a connection's commands in the order it received them), so concurrent
+commands share writes and reads and the process holds one connection however busy it is.
+
+It is built on redis-py's own ``Connection`` (connecting, authentication, the hiredis parser);
+commands and replies are raw RESP2 (``HGETALL`` answers a flat list, for instance). Commands that
+block or answer with huge replies belong on a pooled client instead: they would hold up every
+command queued behind them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import math
+from collections.abc import Callable
+from typing import Any
+
+import hiredis
+import redis.exceptions
+from redis.asyncio.connection import AbstractConnection
+
+
+class _Call:
+    __slots__ = ("deadline", "future")
+
+    def __init__(self, future: asyncio.Future[Any], deadline: float) -> None:
+        self.future = future
+        self.deadline = deadline
+
+
+class Link:
+    def __init__(self, connect: Callable[[], AbstractConnection], *, timeout: float) -> None:
+        """``connect`` makes an unconnected redis-py connection; ``timeout`` bounds how long a
+        command may wait for its reply before the link gives up on the connection."""
+        self._make = connect
+        self._timeout = timeout
+        self._connection: AbstractConnection | None = None
+        self._connecting: asyncio.Future[AbstractConnection] | None = None
+        self._calls: collections.deque[_Call] = collections.deque()
+        self._out: list[bytes] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    async def execute(self, *args: Any) -> Any:
+        """Send one command; its reply, or the error Redis answered, raised."""
+        connection = self._connection or await self._connect()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._calls.append(_Call(future, loop.time() + self._timeout))
+        self._out.append(hiredis.pack_command(args))
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write(connection))
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(self._calls[0].deadline, self._check)
+        return await future
+
+    async def _connect(self) -> AbstractConnection:
+        if self._closed:
+            raise redis.exceptions.ConnectionError("The Redis link is closed.")
+        if self._connecting is None:
+            self._connecting = asyncio.ensure_future(self._open())
+        try:
+            return await asyncio.shield(self._connecting)
+        finally:
+            if self._connecting is not None and self._connecting.done():
+                self._connecting = None
+
+    async def _open(self) -> AbstractConnection:
+        connection = self._make()
+        try:
+            await asyncio.wait_for(connection.connect(), self._timeout)  # type: ignore[no-untyped-call]
+        except TimeoutError:
+            await connection.disconnect(nowait=True)
+            raise redis.exceptions.TimeoutError(
+                f"Redis did not finish the connection handshake within {self._timeout} s."
+            ) from None
+        self._connection = connection
+        self._reader = asyncio.create_task(self._read(connection))
+        return connection
+
+    async def _write(self, connection: AbstractConnection) -> None:
+        try:
+            while self._out and self._connection is connection:
+                batch, self._out = self._out, []
+                await connection.send_packed_command(batch, check_health=False)
+        except BaseException as error:
+            self._fail(connection, error)
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            self._writer = None
+
+    async def _read(self, connection: AbstractConnection) -> None:
+        try:
+            while True:
+                try:
+                    reply = await connection.read_response(
+                        timeout=math.inf, disconnect_on_error=False
+                    )
+                except redis.exceptions.ResponseError as error:
+                    reply = error
+                if not self._calls:
+                    raise redis.exceptions.ConnectionError("Redis answered a command not sent.")
+                call = self._calls.popleft()
+                if call.future.done():
+                    continue
+                if isinstance(reply, Exception):
+                    call.future.set_exception(reply)
+                else:
+                    call.future.set_result(reply)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self._fail(connection, error)
+
+    def _check(self) -> None:
+        """The watchdog: a reply overdue means the connection is stuck; give it up."""
+        self._watchdog = None
+        if not self._calls:
+            return
+        loop = asyncio.get_running_loop()
+        head = self._calls[0]
+        if loop.time() >= head.deadline and self._connection is not None:
+            self._fail(
+                self._connection,
+                redis.exceptions.TimeoutError(f"Redis did not answer within {self._timeout} s."),
+            )
+        elif self._calls:
+            self._watchdog = loop.call_at(self._calls[0].deadline, self._check)
+
+    def _fail(self, connection: AbstractConnection, error: BaseException) -> None:
+        """Every command in flight on ``connection`` fails; the next one reconnects."""
+        if self._connection is not connection:
+            return
+        self._connection = None
+        if not isinstance(error, redis.exceptions.RedisError):
+            error = redis.exceptions.ConnectionError(f"The Redis connection failed: {error!r}")
+        calls, self._calls = self._calls, collections.deque()
+        self._out = []
+        for call in calls:
+            if not call.future.done():
+                call.future.set_exception(error)
+        if self._reader is not None and self._reader is not asyncio.current_task():
+            self._reader.cancel()
+        self._reader = None
+        closing = asyncio.ensure_future(connection.disconnect(nowait=True))
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
+
+    async def close(self) -> None:
+        self._closed = True
+        connection = self._connection
+        if connection is not None:
+            self._fail(connection, redis.exceptions.ConnectionError("The Redis link was closed."))
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+        await asyncio.gather(*self._closing, return_exceptions=True)
