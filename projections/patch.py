@@ -6,6 +6,11 @@ three operations: ``add`` and ``remove`` for object members and for items append
 from the end of a list, ``replace`` for everything else. Paths are JSON Pointers (RFC 6901).
 Applying ``diff(a, b)`` to ``a`` gives ``b`` exactly; the patch is deterministic for the same two
 views.
+
+Unchanged subtrees are skipped by Python's own (C) equality, which takes ``1``, ``1.0`` and ``True``
+for equal. Views never meet that case: a view field has one JSON type from version to version (no
+field admits both a boolean and a number, none is ``Any`` or a float), which
+``tests/projections/test_patch.py`` checks for every registered game's view type.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ def diff(before: Any, after: Any) -> list[PatchOp]:
 
 
 def _diff(before: Any, after: Any, path: str, ops: list[PatchOp]) -> None:
-    if before is after:
+    # Equality is checked in C before any Python walks a subtree: most of a view is unchanged.
+    if before is after or before == after:
         return
     kind = type(after)
     if kind is tuple:
@@ -49,21 +55,22 @@ def _diff(before: Any, after: Any, path: str, ops: list[PatchOp]) -> None:
             if key not in after:
                 ops.append(PatchOp("remove", pointer(path, key)))
         for key, value in after.items():
-            if key in before:
-                _diff(before[key], value, pointer(path, key), ops)
-            else:
+            if key not in before:
                 ops.append(PatchOp("add", pointer(path, key), value))
+            elif before[key] != value:
+                _diff(before[key], value, pointer(path, key), ops)
     elif kind is list:
         common = min(len(before), len(after))
         if common == 0 and before != after:
             ops.append(PatchOp("replace", path, after))
             return
         for index in range(common):
-            _diff(before[index], after[index], pointer(path, index), ops)
+            if before[index] != after[index]:
+                _diff(before[index], after[index], pointer(path, index), ops)
         # Items past the common length: dropped from the end (last first) or appended.
         for index in range(len(before) - 1, common - 1, -1):
             ops.append(PatchOp("remove", pointer(path, index)))
         for index in range(common, len(after)):
             ops.append(PatchOp("add", pointer(path, index), after[index]))
-    elif before != after:
+    else:
         ops.append(PatchOp("replace", path, after))

@@ -40,6 +40,8 @@ class Game(Protocol):
     event_type: Any
     """The union of the game's own events, for building decoders."""
     state_type: Any
+    view_type: Any
+    """The Struct ``view`` returns."""
 
     def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
         """The seat tuples a campaign may be created with; the first is the default."""

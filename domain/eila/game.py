@@ -39,6 +39,7 @@ class EilaGame:
     ruleset = "eila-1"
     event_type: Any = EilaEvent
     state_type: Any = EilaState
+    view_type: Any = EilaView
     action_type: Any = EilaAction
 
     def __init__(self, pack: ContentPack) -> None:

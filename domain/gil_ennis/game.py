@@ -38,6 +38,7 @@ class GilEnnisGame:
     ruleset = "gil-ennis/1"
     event_type: Any = GilEnnisEvent
     state_type: Any = GilEnnisState
+    view_type: Any = GilEnnisView
 
     def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
         return SEAT_LAYOUTS

@@ -66,6 +66,7 @@ class RedisFeed:
         self._client = client
         self._channel_of = channel
         self._origin = origin
+        self._own = f"{origin} ".encode()
         self._confirm_timeout = confirm_timeout
         self._watched: dict[str, str] = {}  # channel -> campaign id
         self._waiting: dict[str, list[asyncio.Future[None]]] = {}
@@ -119,9 +120,11 @@ class RedisFeed:
                 connected_before = True
                 failures = 0
                 while True:
-                    message = await pubsub.get_message(timeout=None)
-                    if message is not None:
-                        self._handle(message, deliver)
+                    # The raw reply ([kind, channel, data]) rather than get_message's dict: this
+                    # runs for every append to a watched campaign, this process's own included.
+                    response = await pubsub.parse_response(block=True)
+                    if response:
+                        self._handle(response, deliver)
             except _LOST as error:
                 pause = RETRY_PAUSES_S[min(failures, len(RETRY_PAUSES_S) - 1)]
                 failures += 1
@@ -145,18 +148,18 @@ class RedisFeed:
             await asyncio.wait_for(asyncio.gather(*waiters), self._confirm_timeout)
         await resumed()
 
-    def _handle(self, message: dict[str, Any], deliver: Deliver) -> None:
-        kind = message["type"]
-        channel = message["channel"]
-        if isinstance(channel, bytes):
-            channel = channel.decode()
-        if kind == "smessage":
-            origin, events = decode_notice(message["data"])
-            campaign_id = self._watched.get(channel)
+    def _handle(self, response: list[Any], deliver: Deliver) -> None:
+        kind = response[0]
+        if kind == b"smessage":
+            data: bytes = response[2]
+            if data.startswith(self._own):
+                return  # this process's commit, delivered from the commit already
+            origin, events = decode_notice(data)
+            campaign_id = self._watched.get(response[1].decode())
             if origin != self._origin and campaign_id is not None:
                 deliver(campaign_id, events)
-        elif kind == "ssubscribe":
-            for waiter in self._waiting.pop(channel, []):
+        elif kind == b"ssubscribe":
+            for waiter in self._waiting.pop(response[1].decode(), []):
                 if not waiter.done():
                     waiter.set_result(None)
 

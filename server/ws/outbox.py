@@ -28,6 +28,7 @@ class Outbox:
     # an idle event made only for whoever waits on it keep each one small.
     __slots__ = (
         "_closed",
+        "_deferred",
         "_frames",
         "_held",
         "_idle",
@@ -51,6 +52,7 @@ class Outbox:
         self._frames: list[Frame] = []
         self._pump: asyncio.Task[None] | None = None
         self._held = False
+        self._deferred = False
         self._lagging = False
         self._closed = False
         self._idle: asyncio.Event | None = None
@@ -76,8 +78,25 @@ class Outbox:
         self._held = False
         self._start()
 
-    def _start(self) -> None:
+    def defer(self) -> None:
+        """Queue without starting a pump until :meth:`flush`: the caller will send what comes
+        in its own task (the session answering its own action), saving a task per frame."""
+        self._deferred = True
+
+    async def flush(self) -> None:
+        """Send what is queued from the calling task, unless a pump is at it already."""
+        self._deferred = False
         if self._pump is None and not self._held and (self._frames or self._lagging):
+            self._pump = asyncio.current_task()
+            await self._run()
+
+    def _start(self) -> None:
+        if (
+            self._pump is None
+            and not self._held
+            and not self._deferred
+            and (self._frames or self._lagging)
+        ):
             self._pump = asyncio.create_task(self._run())
 
     async def _run(self) -> None:

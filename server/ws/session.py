@@ -172,6 +172,8 @@ class Session:
         if watcher is None:
             self.send(Rejected(act.command_id, "bad_request", "Say hello before acting."))
             return
+        # The answer is sent from this task rather than by a pump task of its own.
+        self.outbox.defer()
         try:
             acted = await perform(
                 self.ctx,
@@ -185,12 +187,14 @@ class Session:
         except Exception as error:
             body = _error(error)
             self.send(Rejected(act.command_id, body.code, body.message))
-            return
-        if acted.duplicate:
-            head = self.ctx.service.heads.cached(self.campaign_id)
-            events = [] if head is None else seen_events(head, acted.events, self.seat)
-            self.send(Accepted(act.command_id, acted.first, acted.last, True, events))
-        # Otherwise the fan-out has queued the answer with the update it caused.
+        else:
+            if acted.duplicate:
+                head = self.ctx.service.heads.cached(self.campaign_id)
+                events = [] if head is None else seen_events(head, acted.events, self.seat)
+                self.send(Accepted(act.command_id, acted.first, acted.last, True, events))
+            # Otherwise the fan-out has queued the answer with the update it caused.
+        finally:
+            await self.outbox.flush()
 
     def sync(self) -> None:
         head = self.ctx.service.heads.cached(self.campaign_id)

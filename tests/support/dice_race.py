@@ -65,6 +65,7 @@ class DiceRace:
     ruleset = "dice-race/1"
     event_type: Any = DiceRaceEvent
     state_type: Any = DiceRaceState
+    view_type: Any = DiceRaceView
 
     def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
         return (("player",), ("red", "blue"))
