@@ -7,7 +7,8 @@ Cluster slot and the append script never crosses slots:
 - ``{prefix}:{<id>}:meta``: hash of game, head, created_ms, updated_ms, parent, fork_version and
   one ``attr:<name>`` field per attribute.
 - ``{prefix}:{<id>}:commands``: hash of command id -> ``"first:last"``.
-- ``{prefix}:{<id>}:changes``: the shard channel each append is announced on
+- ``{prefix}:{<id>}:changes``: the shard channel each append is announced on, and
+  ``{prefix}:{<id>}:watchers``, the set of processes that listen to it
   (:mod:`server.store.redis_feed`).
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
 - ``{prefix}:catalog``: sorted set of campaign ids scored by created_ms.
@@ -188,7 +189,20 @@ class RedisStore:
             feed_client,
             channel=lambda campaign_id: self._key(campaign_id, "changes"),
             origin=self._origin,
+            mark=self._mark_watching,
         )
+
+    async def _mark_watching(self, campaign_ids: list[str], watching: bool) -> None:
+        """Enter or leave this process in the campaigns' watcher sets (the append script
+        publishes only when a process other than the appending one is in it)."""
+        command = "SADD" if watching else "SREM"
+        with _reachable():
+            await asyncio.gather(
+                *(
+                    self._link.execute(command, self._key(campaign_id, "watchers"), self._origin)
+                    for campaign_id in campaign_ids
+                )
+            )
 
     @property
     def client(self) -> redis.asyncio.Redis:
@@ -272,6 +286,7 @@ class RedisStore:
             self._key(campaign_id, "events"),
             self._key(campaign_id, "commands"),
             self._key(campaign_id, "changes"),
+            self._key(campaign_id, "watchers"),
         ]
         args: list[bytes | str | int] = [
             expected_version,
@@ -282,11 +297,11 @@ class RedisStore:
         ]
         with _reachable():
             try:
-                reply = await self._link.execute("EVALSHA", self._append_sha, 4, *keys, *args)
+                reply = await self._link.execute("EVALSHA", self._append_sha, 5, *keys, *args)
             except redis.exceptions.NoScriptError:
                 # A Redis that restarted (or another server) does not know the script yet.
                 await self._link.execute("SCRIPT", "LOAD", _APPEND_LUA)
-                reply = await self._link.execute("EVALSHA", self._append_sha, 4, *keys, *args)
+                reply = await self._link.execute("EVALSHA", self._append_sha, 5, *keys, *args)
         match reply[0]:
             case b"ok":
                 return AppendResult(first=reply[1], last=reply[2])

@@ -1,7 +1,8 @@
 -- Append a batch of events to one campaign, atomically.
 --
 -- KEYS[1] meta hash, KEYS[2] events stream, KEYS[3] commands hash, KEYS[4] the shard channel
--- that announces appends (all on the campaign's slot)
+-- that announces appends, KEYS[5] the set of processes watching the campaign (all on the
+-- campaign's slot)
 -- ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] now (ms), ARGV[4] the
 -- appending process's origin, ARGV[5..] events
 --
@@ -59,7 +60,15 @@ redis.call('HSET', KEYS[1], 'head', string.format('%d', last), 'updated_ms', str
 if command ~= '' then
   redis.call('HSET', KEYS[3], command, string.format('%d:%d', head + 1, last))
 end
--- Watching processes apply these without reading the stream (server/store/redis_feed.py).
-redis.call('SPUBLISH', KEYS[4], string.format('%s %d %s\n', ARGV[4], head + 1,
-  table.concat(lengths, ',')) .. table.concat(ARGV, '', 5, 4 + count))
+-- Processes that watch the campaign apply these without reading the stream
+-- (server/store/redis_feed.py); the appending process delivered them itself, so when nobody
+-- else watches, nothing is published.
+local others = redis.call('SCARD', KEYS[5])
+if others > 0 and redis.call('SISMEMBER', KEYS[5], ARGV[4]) == 1 then
+  others = others - 1
+end
+if others > 0 then
+  redis.call('SPUBLISH', KEYS[4], string.format('%s %d %s\n', ARGV[4], head + 1,
+    table.concat(lengths, ',')) .. table.concat(ARGV, '', 5, 4 + count))
+end
 return {'ok', head + 1, last}

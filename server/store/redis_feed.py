@@ -1,8 +1,9 @@
 """The Redis change feed: one sharded Pub/Sub connection per process.
 
-The append script publishes every append on the campaign's shard channel
-``{prefix}:{<id>}:changes`` (``SPUBLISH``, so on a Redis Cluster the message stays on the
-campaign's shard), in the same atomic step that stores it. The message carries the appending
+The append script publishes an append on the campaign's shard channel ``{prefix}:{<id>}:changes``
+(``SPUBLISH``, so on a Redis Cluster the message stays on the campaign's shard), in the same atomic
+step that stores it, whenever a process other than the appending one is in the campaign's watcher
+set (so a process that watches alone hears nothing of its own). The message carries the appending
 process's origin, the first new version and the payloads themselves::
 
     <origin> <first> <len1>,<len2>,...\\n<payload1><payload2>...
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio
@@ -61,9 +62,13 @@ class RedisFeed:
         *,
         channel: Callable[[str], str],
         origin: str,
+        mark: Callable[[list[str], bool], Awaitable[None]],
         confirm_timeout: float = 5.0,
     ) -> None:
+        """``mark(campaign_ids, watching)`` enters or removes this process in the campaigns'
+        watcher sets, which decide whether an append is published at all."""
         self._client = client
+        self._mark = mark
         self._channel_of = channel
         self._origin = origin
         self._own = f"{origin} ".encode()
@@ -76,6 +81,9 @@ class RedisFeed:
     async def watch(self, campaign_id: str) -> None:
         channel = self._channel_of(campaign_id)
         self._watched[channel] = campaign_id
+        # In the watcher set first: an append after this is published, and one before it is
+        # found by the catch-up read that follows the subscription.
+        await self._mark([campaign_id], True)
         pubsub = self._pubsub
         if pubsub is None:
             return  # the next connection subscribes to it, then the reader catches up
@@ -103,6 +111,8 @@ class RedisFeed:
         if pubsub is not None:
             with contextlib.suppress(redis.exceptions.RedisError, OSError):
                 await pubsub.sunsubscribe(channel)
+        with contextlib.suppress(StoreUnavailable):
+            await self._mark([campaign_id], False)
 
     async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
         failures = 0
@@ -146,6 +156,9 @@ class RedisFeed:
             waiters.append(waiter)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*waiters), self._confirm_timeout)
+        # A Redis that restarted empty has forgotten who watches what.
+        with contextlib.suppress(StoreUnavailable):
+            await self._mark([self._watched[c] for c in channels if c in self._watched], True)
         await resumed()
 
     def _handle(self, response: list[Any], deliver: Deliver) -> None:

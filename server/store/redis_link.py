@@ -25,6 +25,8 @@ import hiredis
 import redis.exceptions
 from redis.asyncio.connection import AbstractConnection
 
+_HIGH_WATER = 256 * 1024  # bytes buffered for Redis before a write waits for the socket
+
 
 class _Call:
     __slots__ = ("deadline", "future")
@@ -45,6 +47,7 @@ class Link:
         self._calls: collections.deque[_Call] = collections.deque()
         self._out: list[bytes] = []
         self._writer: asyncio.Task[None] | None = None
+        self._flush_soon = False
         self._reader: asyncio.Task[None] | None = None
         self._watchdog: asyncio.TimerHandle | None = None
         self._closing: set[asyncio.Task[None]] = set()
@@ -57,8 +60,10 @@ class Link:
         future: asyncio.Future[Any] = loop.create_future()
         self._calls.append(_Call(future, loop.time() + self._timeout))
         self._out.append(hiredis.pack_command(args))
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write(connection))
+        if not self._flush_soon and self._writer is None:
+            # Commands issued in this turn of the loop leave together, in one write.
+            self._flush_soon = True
+            loop.call_soon(self._flush, connection)
         if self._watchdog is None:
             self._watchdog = loop.call_at(self._calls[0].deadline, self._check)
         return await future
@@ -87,11 +92,30 @@ class Link:
         self._reader = asyncio.create_task(self._read(connection))
         return connection
 
+    def _flush(self, connection: AbstractConnection) -> None:
+        self._flush_soon = False
+        if not self._out or self._connection is not connection:
+            return
+        # redis-py's connection writes through an asyncio StreamWriter; writing to it directly
+        # is a plain buffered write, without a task per batch. Past the transport's high-water
+        # mark (or on a redis-py without it), a writer task takes over and awaits the drain.
+        stream = getattr(connection, "_writer", None)
+        transport = getattr(stream, "transport", None)
+        if stream is not None and transport is not None and not transport.is_closing():
+            batch, self._out = self._out, []
+            stream.writelines(batch)
+            if transport.get_write_buffer_size() < _HIGH_WATER:
+                return
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write(connection))
+
     async def _write(self, connection: AbstractConnection) -> None:
         try:
-            while self._out and self._connection is connection:
+            while self._connection is connection:
                 batch, self._out = self._out, []
                 await connection.send_packed_command(batch, check_health=False)
+                if not self._out:
+                    return
         except BaseException as error:
             self._fail(connection, error)
             if not isinstance(error, Exception):

@@ -156,3 +156,32 @@ async def test_after_losing_its_connection_the_feed_resubscribes_and_says_so(
     await heard.until(lambda: heard.resumed == 1)
     await there.append("c", 0, [b"after"])
     await heard.until(lambda: heard.versions("c") == [1])
+
+
+async def test_an_append_only_the_appending_process_watches_is_not_published(
+    redis_url: str, pair: tuple[RedisStore, RedisStore]
+) -> None:
+    here, there = pair
+    here_feed, there_feed = here.changes(), there.changes()
+    await here.create("c", "gil_ennis", now_ms=1)
+    prefix = here._prefix
+    listener = redis.asyncio.Redis.from_url(redis_url).pubsub()
+    try:
+        await listener.ssubscribe(f"{prefix}:{{c}}:changes")
+        await here_feed.watch("c")  # only this process watches: its append is not announced
+        await here.append("c", 0, [b"alone"])
+        await there_feed.watch("c")  # now another process watches too
+        await here.append("c", 1, [b"shared"])
+        deadline = asyncio.get_running_loop().time() + WAIT_S
+        message = None
+        while message is None or message["type"] != "smessage":
+            assert asyncio.get_running_loop().time() < deadline, "the second append is announced"
+            message = await listener.get_message(timeout=WAIT_S)
+        assert decode_notice(message["data"])[1] == [StoredEvent(2, b"shared")]
+        await there_feed.unwatch("c")
+        await here_feed.unwatch("c")
+        assert await here.client.smembers(f"{prefix}:{{c}}:watchers") == set()
+    finally:
+        await listener.aclose()
+        await here_feed.close()
+        await there_feed.close()
