@@ -54,6 +54,8 @@ class Seat:
         self._commands = itertools.count(1)
         self._prefix = uuid.uuid4().hex[:8]
         self.replica = Replica()
+        self.frames_received = 0
+        self.bytes_received = 0
 
     @classmethod
     @asynccontextmanager
@@ -122,6 +124,8 @@ class Seat:
     async def receive(self, timeout: float = 30.0) -> Message:
         """The next message, decoded, as it came (nothing absorbed)."""
         raw = await asyncio.wait_for(self.connection.recv(), timeout)
+        self.frames_received += 1
+        self.bytes_received += len(raw)
         message: Message = _msgpack_decode(raw) if isinstance(raw, bytes) else _json_decode(raw)
         return message
 

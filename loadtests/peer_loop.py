@@ -203,6 +203,7 @@ async def _session(
 ) -> None:
     rng = random.Random(index)
     latencies: list[float] = out["latencies"]
+    frames_before = bytes_before = 0
     try:
         created = await create_campaign(base, game, seed=index + 1)
         token = next(iter(created["seats"].values()))
@@ -210,6 +211,7 @@ async def _session(
         async with Seat.connect(ws, created["id"], token=token) as seat:
             out["ready"] += 1
             await start.wait()
+            frames_before, bytes_before = seat.frames_received, seat.bytes_received
             begin, end = window
             next_at = begin + rng.random() / pace if pace else begin
             while True:
@@ -230,6 +232,9 @@ async def _session(
                 took = time.perf_counter() - sent
                 if time.time() <= end:
                     latencies.append(took * 1000)
+                    out["frames"] += seat.frames_received - frames_before
+                    out["bytes"] += seat.bytes_received - bytes_before
+                frames_before, bytes_before = seat.frames_received, seat.bytes_received
     except Exception as error:  # every failure of a session counts as an error
         out["errors"] += 1
         kinds: dict[str, int] = out["error_kinds"]
@@ -255,7 +260,15 @@ async def _idle(base: str, game: str, index: int, hold: asyncio.Event, out: dict
 
 async def drive(args: argparse.Namespace) -> None:
     """A driver process: set up, say ready, wait for 'go <t0> <t1>' on stdin, run, report."""
-    out: dict[str, Any] = {"latencies": [], "errors": 0, "ready": 0, "ended": 0, "error_kinds": {}}
+    out: dict[str, Any] = {
+        "latencies": [],
+        "errors": 0,
+        "ready": 0,
+        "ended": 0,
+        "error_kinds": {},
+        "frames": 0,
+        "bytes": 0,
+    }
     start, hold = asyncio.Event(), asyncio.Event()
     window = [0.0, 0.0]
     setup = asyncio.Semaphore(16)
@@ -359,6 +372,8 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "errors": errors,
         "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
+        "frames_per_action": round(sum(r["frames"] for r in results) / moves, 2) if moves else None,
+        "bytes_per_action": round(sum(r["bytes"] for r in results) / moves) if moves else None,
         "server_peak_rss_mb": round(peak / 1024, 1),
         "redis_connections_per_process": connections,
     }
