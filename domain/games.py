@@ -7,7 +7,7 @@ from domain.core.game import Game
 from domain.eila import GAME as EILA
 from domain.gil_ennis import GAME as GIL_ENNIS
 
-GAMES: dict[str, Game] = {game.name: game for game in (GIL_ENNIS, EILA)}
+GAMES: dict[str, Game] = {game.info.name: game for game in (GIL_ENNIS, EILA)}
 
 
 def get_game(name: str) -> Game:

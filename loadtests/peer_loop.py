@@ -151,7 +151,7 @@ def tabletale_server(
     port = free_port()
     prefix = prefix or f"ttbench-{uuid.uuid4().hex[:10]}"
     env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
-    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port)]
     command += ["--redis-url", redis_url]
     if workers > 1:
         command += ["--workers", str(workers)]

@@ -21,12 +21,6 @@ class CatalogEntry(msgspec.Struct, frozen=True):
     chapter: str | None = None
 
 
-def chapter_of(state: Any) -> str | None:
-    """The chapter a state is in, for games that have chapters (a ``chapter`` attribute)."""
-    chapter = getattr(state, "chapter", None)
-    return None if chapter is None else str(chapter)
-
-
 def catalog_entry(
     game: Game,
     state: Any,
@@ -41,12 +35,12 @@ def catalog_entry(
     """The entry of a campaign whose head (``version``) has state ``state``."""
     return CatalogEntry(
         id=campaign_id,
-        game=game.name,
+        game=game.info.name,
         status=game.outcome(state),
         version=version,
         created_ms=created_ms,
         updated_ms=updated_ms,
         parent=parent,
         fork_version=fork_version,
-        chapter=chapter_of(state),
+        chapter=game.progress(state).chapter,
     )

@@ -26,7 +26,7 @@ class Line(msgspec.Struct, frozen=True):
 def campaign_line(game: Game, event: Any) -> str | None:
     match event:
         case CampaignCreated(seats=seats):
-            return f"A campaign of {game.title} began with seats {', '.join(seats)}."
+            return f"A campaign of {game.info.title} began with seats {', '.join(seats)}."
         case Reseeded():
             return "The campaign was forked with fresh luck."
         case Rewound(to=to):

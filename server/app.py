@@ -14,7 +14,7 @@ from domain.core.game import Game
 from projections.runner import CatalogRunner
 from server import openapi
 from server.fanout import Hub
-from server.http import campaigns, commands, ops, reads
+from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
@@ -49,6 +49,7 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
         Route("/api/stats", reads.stats, methods=["GET"]),
+        Route("/api/games", games.list_games, methods=["GET"]),
         Route("/healthz", ops.healthz, methods=["GET"]),
         Route("/readyz", ops.readyz, methods=["GET"]),
         Route("/metrics", ops.metrics, methods=["GET"]),

@@ -67,7 +67,7 @@ _codecs: dict[str, Codec] = {}
 
 
 def codec_for(game: Game) -> Codec:
-    codec = _codecs.get(game.name)
+    codec = _codecs.get(game.info.name)
     if codec is None:
-        codec = _codecs[game.name] = Codec(game)
+        codec = _codecs[game.info.name] = Codec(game)
     return codec

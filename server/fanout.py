@@ -87,9 +87,6 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self._feed.close()
 
-    def watched(self) -> int:
-        return len(self._watchers)
-
     # -- joining and leaving --------------------------------------------------------------
 
     async def join(

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from domain.core.events import Options
-from domain.core.game import Outcome
+from domain.core.game import GameInfo, Outcome
 from projections.catalog import CatalogEntry
 from projections.log import SeenEvent
 from projections.patch import PatchOp
@@ -48,6 +48,17 @@ class RewindRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 # -- HTTP responses --------------------------------------------------------------------------
+
+
+class GameOut(msgspec.Struct, frozen=True):
+    """A game's facts, and the JSON Schema of its campaign options (names, types, defaults)."""
+
+    info: GameInfo
+    options: dict[str, Any]
+
+
+class GamesOut(msgspec.Struct, frozen=True):
+    games: list[GameOut]
 
 
 class CreatedOut(msgspec.Struct, frozen=True):

@@ -17,6 +17,7 @@ from server.messages import (
     CreatedOut,
     EventsOut,
     ForkRequest,
+    GamesOut,
     RewindRequest,
     ServerMessage,
     StateOut,
@@ -130,6 +131,7 @@ OPERATIONS = [
         "/api/campaigns/{id}/rewind", "post", "Rewind to a version.", ActedOut, RewindRequest
     ),
     Operation("/api/stats", "get", "Statistics per game and chapter.", StatsOut),
+    Operation("/api/games", "get", "The games hosted: facts and options.", GamesOut),
     Operation("/healthz", "get", "The process is up.", text=True),
     Operation("/readyz", "get", "The store answers.", text=True),
     Operation("/metrics", "get", "Prometheus metrics.", text=True),

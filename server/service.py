@@ -15,7 +15,7 @@ from typing import Any
 from domain.core.engine import evolve, states
 from domain.core.errors import DomainError, IllegalAction, InvalidOptions, NotYourTurn
 from domain.core.events import CampaignCreated, Options, Reseeded, Rewound
-from domain.core.game import Game, Step
+from domain.core.game import Game, Step, check_seats, options_of
 from domain.core.hashing import seed_commitment, state_hash
 from domain.core.rng import SEED_BITS
 from domain.games import get_game
@@ -64,19 +64,18 @@ class CampaignService:
         attrs: dict[str, str] | None = None,
     ) -> Created:
         game = get_game(game_name)
-        layouts = game.seat_layouts()
-        seat_tuple = tuple(seats) if seats else layouts[0]
-        if seat_tuple not in layouts:
-            allowed = " or ".join("[" + ", ".join(layout) + "]" for layout in layouts)
-            raise InvalidOptions(f"{game.title} is played with seats {allowed}.")
+        seat_tuple = tuple(seats) if seats else game.info.seat_layouts[0]
+        check_seats(game, seat_tuple)
         options = dict(sorted((options or {}).items()))
-        game.check_options(options, seat_tuple)
+        options_of(game, options)  # refused here, before anything is stored
         if seed is None:
             seed = self._fresh.seed()
         if not 0 <= seed < 1 << SEED_BITS:
             raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
         salt = self._fresh.salt()
-        created = CampaignCreated(game.name, game.ruleset, seed, salt, seat_tuple, options)
+        created = CampaignCreated(
+            game.info.name, game.info.ruleset, seed, salt, seat_tuple, options
+        )
         state = game.initial(created)
         steps: list[Step] = [(created, state)]
         for event in game.setup(state):
@@ -90,10 +89,10 @@ class CampaignService:
             ORIGIN: str(len(steps)),
             SEEDED_AT: "1",
         }
-        await self.store.create(campaign_id, game.name, now_ms=self._clock(), attrs=all_attrs)
+        await self.store.create(campaign_id, game.info.name, now_ms=self._clock(), attrs=all_attrs)
         facts = Facts(campaign_id, game, seat_tuple, origin=len(steps), attrs=all_attrs)
         acted = await self.heads.create(facts, steps)
-        return Created(campaign_id, game.name, seat_tuple, commitment, acted.last)
+        return Created(campaign_id, game.info.name, seat_tuple, commitment, acted.last)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -117,9 +116,6 @@ class CampaignService:
 
     async def game_of(self, campaign_id: str) -> Game:
         return (await self.heads.facts(campaign_id)).game
-
-    async def seats_of(self, campaign_id: str) -> tuple[str, ...]:
-        return (await self.heads.facts(campaign_id)).seats
 
     async def events(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
@@ -239,7 +235,7 @@ class CampaignService:
             await self.store.fork(
                 campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs
             )
-            return Created(child_id, facts.game.name, facts.seats, inherited[SEED_HASH], at)
+            return Created(child_id, facts.game.info.name, facts.seats, inherited[SEED_HASH], at)
         seed = self._fresh.seed() if reseed is True else int(reseed)
         salt = self._fresh.salt()
         seed_hash = seed_commitment(seed, salt)
@@ -263,7 +259,7 @@ class CampaignService:
             [(reseeded, evolve(facts.game, state, reseeded))],
             start=(at, state, state_hash(state)),
         )
-        return Created(child_id, facts.game.name, facts.seats, seed_hash, acted.last)
+        return Created(child_id, facts.game.info.name, facts.seats, seed_hash, acted.last)
 
     # -- checking -------------------------------------------------------------------------
 

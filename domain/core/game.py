@@ -9,10 +9,11 @@ field named ``rng``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
 
+from domain.core.errors import InvalidOptions
 from domain.core.events import CampaignCreated, Options
 
 Outcome = Literal["running", "won", "lost"]
@@ -29,27 +30,44 @@ class LegalAction(msgspec.Struct, frozen=True):
     action: Any
 
 
-class Game(Protocol):
-    """What the campaign service, projections and bots need from a game."""
+class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's facts, declared once as data and read by everything else (the API serves them):
+    who may sit at it, whether it hides anything, whether chance plays a part."""
 
     name: str
     """The game's name in the API and CLI (``gil-ennis``, ``eila``, ``machina``)."""
     title: str
     ruleset: str
     """Recorded in every campaign created; bump it when rules change what a stream means."""
+    seat_layouts: tuple[tuple[str, ...], ...]
+    """The seat tuples a campaign may be created with; the first is the default."""
+    hidden_information: bool
+    chance: bool
+    chapters: bool = False
+    """Whether a campaign is a series of chapters (see :class:`Progress`)."""
+
+
+class Progress(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Where a campaign stands, for catalogs, statistics, simulators and lobbies."""
+
+    chapter: str | None = None
+    day: int | None = None
+    chapter_outcome: Outcome | None = None
+    """For games played in chapters: how the current attempt at the chapter stands."""
+
+
+class Game(Protocol):
+    """What the campaign service, projections and bots need from a game."""
+
+    info: GameInfo
+    options_type: type[msgspec.Struct]
+    """The campaign options, as a Struct whose fields have defaults; ``options_of`` decodes a
+    campaign's options into it and refuses what it does not allow."""
     event_type: Any
     """The union of the game's own events, for building decoders."""
     state_type: Any
     view_type: Any
     """The Struct ``view`` returns."""
-
-    def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
-        """The seat tuples a campaign may be created with; the first is the default."""
-        ...
-
-    def check_options(self, options: Options, seats: tuple[str, ...]) -> None:
-        """Raise :class:`~domain.core.errors.InvalidOptions` for options the game refuses."""
-        ...
 
     def initial(self, created: CampaignCreated) -> Any:
         """The state right after ``created``: pure, no draws."""
@@ -79,6 +97,8 @@ class Game(Protocol):
 
     def outcome(self, state: Any) -> Outcome: ...
 
+    def progress(self, state: Any) -> Progress: ...
+
     def view(self, state: Any, seat: str | None) -> msgspec.Struct:
         """What ``seat`` (``None``: a spectator) may see of ``state``."""
         ...
@@ -92,19 +112,22 @@ class Game(Protocol):
         ...
 
 
-@runtime_checkable
-class Episodic(Protocol):
-    """An optional hook: a game whose campaign is a series of episodes (Eila's chapter attempts)
-    says how the current one stands, so a simulator can stop after one."""
-
-    def episode_outcome(self, state: Any) -> Outcome: ...
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 
 
-@runtime_checkable
-class GreedyPlayer(Protocol):
-    """An optional hook: a simple greedy policy for ``simulate --bot greedy``."""
+def options_of(game: Game, options: Options, kind: type[OptionsT] | None = None) -> OptionsT:
+    """``options`` decoded into the game's options Struct (``kind`` names it, for typing);
+    raises InvalidOptions with the reason."""
+    try:
+        return msgspec.convert(options, kind or game.options_type)  # type: ignore[return-value]
+    except msgspec.ValidationError as error:
+        raise InvalidOptions(f"Options for {game.info.title} are not valid: {error}.") from None
 
-    def greedy_choice(self, state: Any, legal: list[LegalAction]) -> LegalAction: ...
+
+def check_seats(game: Game, seats: tuple[str, ...]) -> None:
+    if seats not in game.info.seat_layouts:
+        allowed = " or ".join("[" + ", ".join(layout) + "]" for layout in game.info.seat_layouts)
+        raise InvalidOptions(f"{game.info.title} is played with seats {allowed}.")
 
 
 def action_id(action: msgspec.Struct) -> str:

@@ -6,9 +6,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from domain.core.errors import InvalidOptions
-from domain.core.events import CampaignCreated, Options
-from domain.core.game import LegalAction, Outcome, Step
+from domain.core.events import CampaignCreated
+from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, options_of
 from domain.core.rng import Rng
 from domain.eila.actions import EilaAction
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
@@ -21,8 +20,6 @@ from domain.eila.rules.legal import legal
 from domain.eila.state import EilaState
 from domain.eila.view import EilaView, view
 
-MODES = ("normal", "advanced")
-
 
 def chapter_outcome(state: EilaState) -> Literal["running", "won", "lost"]:
     """The current attempt's result, from the moment the chapter ends until the next begins."""
@@ -33,43 +30,38 @@ def chapter_outcome(state: EilaState) -> Literal["running", "won", "lost"]:
     return "running"
 
 
+def options_type_for(pack: ContentPack) -> Any:
+    """The campaign options: the mode, and a chapter to start at that the pack has."""
+    chapters: Any = Literal.__getitem__(tuple(pack.chapter_numbers))  # the pack's own numbers
+    return msgspec.defstruct(
+        "EilaOptions",
+        [("mode", Literal["normal", "advanced"], "normal"), ("chapter", chapters, 0)],
+        frozen=True,
+        forbid_unknown_fields=True,
+    )
+
+
 class EilaGame:
-    name = "eila"
-    title = "Eila and Something Shiny"
-    ruleset = "eila-1"
     event_type: Any = EilaEvent
     state_type: Any = EilaState
     view_type: Any = EilaView
-    action_type: Any = EilaAction
 
     def __init__(self, pack: ContentPack) -> None:
         self.pack = pack
-
-    def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
-        return ((rules_decide.SEAT,),)
-
-    def check_options(self, options: Options, seats: tuple[str, ...]) -> None:
-        if seats != (rules_decide.SEAT,):
-            raise InvalidOptions(f"Eila is played by one seat, {rules_decide.SEAT!r}.")
-        unknown = sorted(set(options) - {"mode", "chapter"})
-        if unknown:
-            raise InvalidOptions(f"Eila has no option called {unknown[0]!r}.")
-        mode = options.get("mode", "normal")
-        if mode not in MODES:
-            raise InvalidOptions(f"The mode must be 'normal' or 'advanced', not {mode!r}.")
-        chapter = options.get("chapter", 0)
-        numbers = self.pack.chapter_numbers
-        if isinstance(chapter, bool) or chapter not in numbers:
-            known = ", ".join(str(n) for n in numbers)
-            raise InvalidOptions(f"A campaign can start at chapter {known}, not {chapter!r}.")
+        self.info = GameInfo(
+            name="eila",
+            title="Eila and Something Shiny",
+            ruleset="eila-1",
+            seat_layouts=((rules_decide.SEAT,),),
+            hidden_information=True,
+            chance=True,
+            chapters=True,
+        )
+        self.options_type: Any = options_type_for(pack)
 
     def initial(self, created: CampaignCreated) -> EilaState:
-        chapter = created.options.get("chapter", 0)
-        return EilaState(
-            rng=Rng(created.seed),
-            mode=str(created.options.get("mode", "normal")),
-            chapter=int(chapter),
-        )
+        options: Any = options_of(self, created.options)
+        return EilaState(rng=Rng(created.seed), mode=options.mode, chapter=options.chapter)
 
     def setup(self, state: EilaState) -> list[EilaEvent]:
         out = Emitter(self.pack, state)
@@ -93,6 +85,11 @@ class EilaGame:
     def to_act(self, state: EilaState) -> tuple[str, ...]:
         return (rules_decide.SEAT,) if self.legal_actions(state, rules_decide.SEAT) else ()
 
+    def progress(self, state: EilaState) -> Progress:
+        return Progress(
+            chapter=str(state.chapter), day=state.day, chapter_outcome=chapter_outcome(state)
+        )
+
     def outcome(self, state: EilaState) -> Outcome:
         if state.phase == "won" and state.chapter + 1 not in self.pack.chapters:
             return "won"
@@ -108,15 +105,6 @@ class EilaGame:
 
     def describe(self, event: EilaEvent, state: EilaState) -> str | None:
         return describe(self.pack, event, state)
-
-    def episode_outcome(self, state: EilaState) -> Outcome:
-        """The current chapter attempt's result (see :mod:`domain.core.game` hooks)."""
-        return chapter_outcome(state)
-
-    def greedy_choice(self, state: EilaState, legal: list[LegalAction]) -> LegalAction:
-        from domain.eila.bot import greedy_choice
-
-        return greedy_choice(state, legal)
 
 
 GAME = EilaGame(load_pack(DEFAULT_PACK))

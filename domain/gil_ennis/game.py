@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 import msgspec
 
-from domain.core.errors import InvalidOptions
-from domain.core.events import CampaignCreated, Options
-from domain.core.game import LegalAction, Outcome, Step, action_id
+from domain.core.events import CampaignCreated
+from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
 from domain.core.rng import Chance, Rng
 from domain.gil_ennis import rules
 from domain.gil_ennis.content import CONTENT
@@ -18,54 +17,49 @@ from domain.gil_ennis.rules.evolve import evolve
 from domain.gil_ennis.state import CHARACTERS, GilEnnisState
 from domain.gil_ennis.view import GilEnnisView, view
 
-SEAT_LAYOUTS = (("player",), ("gil", "ennis"))
 DIFFICULTIES = {"easy": 1, "normal": 3}
 OWN_EVENTS = get_args(GilEnnisEvent)
 
 
-def worry_option(options: Options) -> int:
-    """The starting worry level: option ``worry`` (1 or 3) or ``difficulty``; 3 by default."""
-    worry = options.get("worry")
-    difficulty = options.get("difficulty")
-    if difficulty is not None:
-        return DIFFICULTIES[str(difficulty)]
-    return int(worry) if worry is not None else 3
+class GilEnnisOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The starting worry level, as a number (``worry``) or by name (``difficulty``)."""
+
+    worry: Literal[1, 3] | None = None
+    difficulty: Literal["easy", "normal"] | None = None
+
+    def __post_init__(self) -> None:
+        both = self.worry is not None and self.difficulty is not None
+        if both and DIFFICULTIES[self.difficulty or "normal"] != self.worry:
+            raise ValueError("the options 'worry' and 'difficulty' disagree")
+
+    @property
+    def worry_level(self) -> int:
+        """3 (normal) unless the options ask for 1 (easy)."""
+        if self.difficulty is not None:
+            return DIFFICULTIES[self.difficulty]
+        return self.worry if self.worry is not None else 3
 
 
 class GilEnnisGame:
-    name = "gil-ennis"
-    title = "The Epic of Gil & Ennis"
-    ruleset = "gil-ennis/1"
+    info = GameInfo(
+        name="gil-ennis",
+        title="The Epic of Gil & Ennis",
+        ruleset="gil-ennis/1",
+        seat_layouts=(("player",), ("gil", "ennis")),
+        hidden_information=True,
+        chance=True,
+    )
+    options_type: Any = GilEnnisOptions
     event_type: Any = GilEnnisEvent
     state_type: Any = GilEnnisState
     view_type: Any = GilEnnisView
 
-    def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
-        return SEAT_LAYOUTS
-
-    def check_options(self, options: Options, seats: tuple[str, ...]) -> None:
-        if tuple(seats) not in SEAT_LAYOUTS:
-            raise InvalidOptions(
-                "Gil & Ennis is played by one seat 'player' or by the seats 'gil' and 'ennis'."
-            )
-        unknown = sorted(set(options) - {"worry", "difficulty"})
-        if unknown:
-            raise InvalidOptions(f"Gil & Ennis has no option {unknown[0]!r}.")
-        worry = options.get("worry")
-        if worry is not None and (isinstance(worry, bool) or worry not in (1, 3)):
-            raise InvalidOptions("The option 'worry' must be 1 (easy) or 3 (normal).")
-        difficulty = options.get("difficulty")
-        if difficulty is not None:
-            if difficulty not in DIFFICULTIES:
-                raise InvalidOptions("The option 'difficulty' must be 'easy' or 'normal'.")
-            if worry is not None and DIFFICULTIES[str(difficulty)] != worry:
-                raise InvalidOptions("The options 'worry' and 'difficulty' disagree.")
-
     def initial(self, created: CampaignCreated) -> GilEnnisState:
+        options = options_of(self, created.options, GilEnnisOptions)
         return GilEnnisState(
             rng=Rng(created.seed),
             seats=tuple(created.seats),
-            worry_level=worry_option(created.options),
+            worry_level=options.worry_level,
         )
 
     def setup(self, state: GilEnnisState) -> list[GilEnnisEvent]:
@@ -105,6 +99,9 @@ class GilEnnisGame:
             return ()
         found = rules.candidates(state)
         return tuple(seat for seat in state.seats if any(seat in c.seats for c in found))
+
+    def progress(self, state: GilEnnisState) -> Progress:
+        return Progress(day=state.day)
 
     def outcome(self, state: GilEnnisState) -> Outcome:
         if state.result == "won":

@@ -33,14 +33,6 @@ def choices(card: Character) -> tuple[tuple[str, int], ...]:
     return tuple(seen)
 
 
-def has(card: Character, slot: str, value: int) -> bool:
-    if slot == "hand":
-        return card.hand == value and value > 0
-    if slot == "pocket":
-        return card.pocket == value and value > 0
-    return value in card.backpack
-
-
 def _sorted(backpack: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     return tuple(sorted(backpack, reverse=True))
 

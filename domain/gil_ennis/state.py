@@ -10,11 +10,7 @@ from domain.core.rng import Rng
 CHARACTERS = ("gil", "ennis")
 TOTAL_DICE = 14
 BACKPACK_SLOTS = 3
-SLOTS = ("hand", "backpack", "pocket")
-"""Inventory levels from top to bottom; ``backpack`` holds up to three dice, the others one."""
-
-PHASES = ("setup", "hike", "pitch", "sleep", "break", "final_night", "over")
-"""``setup`` only lasts until the set-up events have been applied."""
+"""The backpack holds up to three dice; the hand and the pocket one each."""
 
 
 class Character(msgspec.Struct, frozen=True):

@@ -24,7 +24,7 @@ async def create_campaign(request: Request) -> Response:
     game_name = asked.game
     # Seats are needed before creation to mint their tokens; the service checks the layout.
     game = get_game(game_name)
-    seats = tuple(asked.seats) if asked.seats else game.seat_layouts()[0]
+    seats = tuple(asked.seats) if asked.seats else game.info.seat_layouts[0]
     tokens = new_tokens(seats)
     attrs = token_attrs(tokens)
     if asked.private:

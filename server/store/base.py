@@ -11,13 +11,10 @@ at version 10 or 100,000.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 import msgspec
-
-if TYPE_CHECKING:
-    from server.store.feed import ChangeFeed
 
 
 class StoreError(Exception):
@@ -93,6 +90,30 @@ class Snapshot(msgspec.Struct, frozen=True):
     data: bytes
 
 
+Deliver = Callable[[str, list[StoredEvent]], None]
+"""Called with a campaign id and the events appended to it, in order, oldest first."""
+
+Resumed = Callable[[], Awaitable[None]]
+"""Called after the feed reconnected: notifications in between may have been lost."""
+
+
+class ChangeFeed(Protocol):
+    """How appends made by other processes reach this one (:mod:`server.store.feed`)."""
+
+    async def watch(self, campaign_id: str) -> None:
+        """Start delivering ``campaign_id``'s appends; every append made after this returns will
+        be delivered (or the feed will say it resumed)."""
+        ...
+
+    async def unwatch(self, campaign_id: str) -> None: ...
+
+    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+        """Deliver changes until cancelled."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class EventStore(Protocol):
     """What the campaign service needs from storage. Every method may raise StoreUnavailable."""
 
@@ -116,10 +137,6 @@ class EventStore(Protocol):
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         """Raises UnknownCampaign."""
-        ...
-
-    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
-        """Merge ``attrs`` into the campaign's attributes."""
         ...
 
     async def append(

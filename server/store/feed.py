@@ -9,31 +9,10 @@ campaigns that is. A feed may drop notifications while its connection is down; i
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Protocol
 
-from server.store.base import StoredEvent
+from server.store.base import ChangeFeed, Deliver, Resumed
 
-Deliver = Callable[[str, list[StoredEvent]], None]
-"""Called with a campaign id and the events appended to it, in order, oldest first."""
-
-Resumed = Callable[[], Awaitable[None]]
-"""Called after the feed reconnected: notifications in between may have been lost."""
-
-
-class ChangeFeed(Protocol):
-    async def watch(self, campaign_id: str) -> None:
-        """Start delivering ``campaign_id``'s appends; every append made after this returns will
-        be delivered (or the feed will say it resumed)."""
-        ...
-
-    async def unwatch(self, campaign_id: str) -> None: ...
-
-    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
-        """Deliver changes until cancelled."""
-        ...
-
-    async def close(self) -> None: ...
+__all__ = ["ChangeFeed", "Deliver", "LocalFeed", "Resumed"]
 
 
 class LocalFeed:

@@ -70,12 +70,6 @@ class MemoryStore:
     async def info(self, campaign_id: str) -> CampaignInfo:
         return self._get(campaign_id).info
 
-    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
-        campaign = self._get(campaign_id)
-        campaign.info = msgspec.structs.replace(
-            campaign.info, attrs={**campaign.info.attrs, **attrs}
-        )
-
     async def append(
         self,
         campaign_id: str,

@@ -52,7 +52,7 @@ from server.store.redis_link import Link
 _APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
 
 # HSET fields into KEYS[1] only if the key's existence (0 or 1) is ARGV[1]: creating a campaign
-# must not overwrite one, and setting attributes must not bring a missing one half to life.
+# must not overwrite one.
 _HSET_IF_LUA = """
 if redis.call('EXISTS', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
@@ -260,16 +260,6 @@ class RedisStore:
         info = _parse_info(campaign_id, fields)
         self._lineage[campaign_id] = info.fork_version
         return info
-
-    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
-        if not attrs:
-            await self.info(campaign_id)
-            return
-        with _reachable():
-            meta = self._key(campaign_id, "meta")
-            updated = await self._hset_if(keys=[meta], args=[1, *_attr_fields(attrs)])
-        if not updated:
-            raise UnknownCampaign(campaign_id)
 
     async def append(
         self,

@@ -188,17 +188,6 @@ class SqliteStore:
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))
 
-    async def set_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
-        def work(db: sqlite3.Connection) -> None:
-            with _immediate(db):
-                merged = {**_info(db, campaign_id).attrs, **attrs}
-                db.execute(
-                    "UPDATE campaigns SET attrs = ? WHERE id = ?",
-                    (_encode_attrs(merged), campaign_id),
-                )
-
-        await self._run(work)
-
     async def append(
         self,
         campaign_id: str,

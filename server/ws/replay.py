@@ -65,7 +65,7 @@ async def replay_socket(websocket: WebSocket) -> None:
         state, steps = await service.heads.walk(cid, version, head.version)
         view = seat_view(game, state, seat)
         welcome = Welcome(
-            cid, game.name, seat, list(facts.seats), version, view, [], game.outcome(state)
+            cid, game.info.name, seat, list(facts.seats), version, view, [], game.outcome(state)
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed

@@ -156,7 +156,7 @@ class Session:
         self.seat, self.watcher = seat, watcher
         welcome = Welcome(
             campaign=self.campaign_id,
-            game=facts.game.name,
+            game=facts.game.info.name,
             seat=seat,
             seats=list(facts.seats),
             version=head.version,

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
-from projections.catalog import CatalogEntry, chapter_of
+from typing import Any
+
+from domain.core.events import CampaignCreated
+from domain.games import get_game
+from projections.catalog import CatalogEntry, catalog_entry
 from projections.stats import GameStats, Tally, statistics
 
 
@@ -39,9 +43,10 @@ def test_games_with_chapters_get_a_tally_per_chapter() -> None:
     assert stats.chapters == {"1": Tally(2, 0, 2, 0, 15.0), "2": Tally(1, 0, 0, 1, 30.0)}
 
 
-def test_chapter_is_read_from_a_chapter_attribute_when_there_is_one() -> None:
-    class WithChapter:
-        chapter = 2
-
-    assert chapter_of(WithChapter()) == "2"
-    assert chapter_of(object()) is None
+def test_the_catalog_reads_the_chapter_through_the_game_contract() -> None:
+    eila, gil_ennis = get_game("eila"), get_game("gil-ennis")
+    eila_state = eila.initial(CampaignCreated("eila", "r", 1, "s", ("player",), {"chapter": 1}))
+    ge_state = gil_ennis.initial(CampaignCreated("gil-ennis", "r", 1, "s", ("player",), {}))
+    entry_of: dict[str, Any] = {"campaign_id": "c", "version": 1, "created_ms": 0, "updated_ms": 0}
+    assert catalog_entry(eila, eila_state, **entry_of).chapter == "1"
+    assert catalog_entry(gil_ennis, ge_state, **entry_of).chapter is None

@@ -10,7 +10,7 @@ from tests.support.dice_race import GAME as DICE
 
 
 def started(game: Any, seats: tuple[str, ...], seed: int = 5) -> Any:
-    created = CampaignCreated(game.name, game.ruleset, seed, "s", seats, {})
+    created = CampaignCreated(game.info.name, game.info.ruleset, seed, "s", seats, {})
     state = game.initial(created)
     events = [(1, created), *enumerate(game.setup(state), start=2)]
     return replay(game, events)

@@ -113,3 +113,16 @@ async def test_seed_is_revealed_only_after_the_end(api: httpx.AsyncClient) -> No
     assert seed_commitment(ended["seed"], ended["salt"]) == created["seed_hash"]
     events = (await api.get(f"/api/campaigns/{cid}/events")).json()["events"]
     assert events[0]["event"]["seed"] == ended["seed"]
+
+
+async def test_the_games_endpoint_lists_facts_and_options(api: httpx.AsyncClient) -> None:
+    games = {g["info"]["name"]: g for g in (await api.get("/api/games")).json()["games"]}
+    eila, gil_ennis = games["eila"], games["gil-ennis"]
+    assert eila["info"]["chapters"] is True and eila["info"]["seat_layouts"] == [["player"]]
+    assert gil_ennis["info"]["seat_layouts"] == [["player"], ["gil", "ennis"]]
+    assert gil_ennis["info"]["hidden_information"] and gil_ennis["info"]["chance"]
+    mode = eila["options"]["properties"]["mode"]
+    assert sorted(mode["enum"]) == ["advanced", "normal"] and mode["default"] == "normal"
+    assert eila["options"]["additionalProperties"] is False
+    refused = await api.post("/api/campaigns", json={"game": "eila", "options": {"mode": "hard"}})
+    assert refused.status_code == 400 and "mode" in refused.json()["error"]["message"]

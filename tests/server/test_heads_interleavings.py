@@ -120,7 +120,7 @@ class World:
         watcher, head = await self.hub.join(campaign_id, seat, JSON_FRAMES, socket.outbox)
         welcome = Welcome(
             campaign_id,
-            facts.game.name,
+            facts.game.info.name,
             seat,
             list(facts.seats),
             head.version,

@@ -13,15 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.bots.uniform_random import UniformRandom
 from domain.core.engine import states
-from domain.core.game import Episodic, Game
+from domain.core.game import Game
 from domain.games import GAMES, get_game
-from server.bots import RandomBot
 from server.service import CampaignService
 from server.store.memory import MemoryStore
 
 MAX_ACTIONS = 5_000
-LAYOUTS = [(name, seats) for name in sorted(GAMES) for seats in GAMES[name].seat_layouts()]
+LAYOUTS = [(name, seats) for name in sorted(GAMES) for seats in GAMES[name].info.seat_layouts]
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -37,10 +37,9 @@ class Playthrough:
 
 
 def result(game: Game, state: Any) -> str:
-    """The campaign's outcome, or the current episode's for games made of episodes (Eila)."""
-    if isinstance(game, Episodic):
-        return game.episode_outcome(state)
-    return game.outcome(state)
+    """The campaign's outcome, or the current chapter attempt's in games played in chapters."""
+    attempt = game.progress(state).chapter_outcome
+    return game.outcome(state) if attempt is None else attempt
 
 
 async def play(game_name: str, seats: tuple[str, ...], seed: int, bot_seed: int) -> Playthrough:
@@ -48,7 +47,7 @@ async def play(game_name: str, seats: tuple[str, ...], seed: int, bot_seed: int)
     service = CampaignService(MemoryStore())
     created = await service.create(game_name, seed=seed, seats=seats)
     run = Playthrough(service, created.id, created.version)
-    bot = RandomBot(bot_seed)
+    bot = UniformRandom(bot_seed)
     version, state = await service.state_at(created.id)
     while result(game, state) == "running":
         assert len(run.commands) < MAX_ACTIONS, "the game did not end"

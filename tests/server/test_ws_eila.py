@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from clients.connection import Seat, create_campaign
+from domain.bots.eila_greedy import greedy_choice
 from domain.core.rng import Chance, Rng
 from domain.eila import GAME
 from server.service import CampaignService
@@ -39,7 +40,7 @@ async def test_chapter_zero_lost_retried_won_then_chapter_one_begins(live: Live)
             while seat.view["chapter_outcome"] == "running":
                 _, state = await brain.state_at(created["id"])
                 legal = GAME.legal_actions(state, "player")
-                await seat.act(GAME.greedy_choice(state, legal).id)
+                await seat.act(greedy_choice(GAME.pack, state, legal).id)
                 assert len(seat.events) < MAX_STEPS
             assert seat.view["chapter_outcome"] == "won"
             await seat.act(seat.action_id("Begin chapter 1"))

@@ -7,13 +7,13 @@ generator in ``decide`` and recorded in the event.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-from domain.core.errors import IllegalAction, InvalidOptions, NotYourTurn
-from domain.core.events import CampaignCreated, Options
-from domain.core.game import LegalAction, Outcome, Step, action_id
+from domain.core.errors import IllegalAction, NotYourTurn
+from domain.core.events import CampaignCreated
+from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
 from domain.core.rng import Chance, Rng
 
 
@@ -59,25 +59,26 @@ class DiceRaceView(msgspec.Struct, frozen=True):
     winner: str | None
 
 
+class DiceRaceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    target: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 20
+
+
 class DiceRace:
-    name = "dice-race"
-    title = "Dice Race"
-    ruleset = "dice-race/1"
+    info = GameInfo(
+        name="dice-race",
+        title="Dice Race",
+        ruleset="dice-race/1",
+        seat_layouts=(("player",), ("red", "blue")),
+        hidden_information=False,
+        chance=True,
+    )
+    options_type: Any = DiceRaceOptions
     event_type: Any = DiceRaceEvent
     state_type: Any = DiceRaceState
     view_type: Any = DiceRaceView
 
-    def seat_layouts(self) -> tuple[tuple[str, ...], ...]:
-        return (("player",), ("red", "blue"))
-
-    def check_options(self, options: Options, seats: tuple[str, ...]) -> None:
-        target = options.get("target", 20)
-        if not isinstance(target, int) or not 1 <= target <= 1000:
-            raise InvalidOptions("The target is a whole number from 1 to 1000.")
-
     def initial(self, created: CampaignCreated) -> DiceRaceState:
-        target = created.options.get("target", 20)
-        assert isinstance(target, int)
+        target = options_of(self, created.options, DiceRaceOptions).target
         return DiceRaceState(Rng(created.seed), created.seats, target, (0,) * len(created.seats))
 
     def setup(self, state: DiceRaceState) -> list[Any]:
@@ -141,6 +142,9 @@ class DiceRace:
                 return msgspec.structs.replace(state, turn=(index + 1) % len(state.seats))
         raise TypeError(f"Unknown event {event!r}.")
 
+    def progress(self, state: DiceRaceState) -> Progress:
+        return Progress()
+
     def outcome(self, state: DiceRaceState) -> Outcome:
         result: Literal["running", "won"] = "running" if state.winner is None else "won"
         return result
@@ -167,4 +171,4 @@ def register() -> None:
     """Make the game known to the registry (tests only)."""
     from domain.games import GAMES
 
-    GAMES.setdefault(GAME.name, GAME)
+    GAMES.setdefault(GAME.info.name, GAME)

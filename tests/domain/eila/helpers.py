@@ -141,7 +141,7 @@ class Table:
 
     def __init__(self, game: EilaGame, seed: int = 1, **options: Any) -> None:
         self.game = game
-        created = CampaignCreated("eila", game.ruleset, seed, "salt", ("player",), options)
+        created = CampaignCreated("eila", game.info.ruleset, seed, "salt", ("player",), options)
         self.events: list[Any] = [created]
         self.state: EilaState = game.initial(created)
         self.hashes = [state_hash(self.state)]

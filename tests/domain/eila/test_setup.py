@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from domain.core.errors import InvalidOptions
+from domain.core.game import check_seats, options_of
 from domain.eila import GAME
 from domain.eila.state import Resources
 from tests.domain.eila.helpers import Table
@@ -47,16 +49,14 @@ def test_chapter_one_starts_with_prologue_resources_and_an_empty_save_box() -> N
 
 
 def test_options_are_checked() -> None:
-    GAME.check_options({"mode": "advanced", "chapter": 1}, ("player",))
+    options: Any = options_of(GAME, {"mode": "advanced", "chapter": 1})
+    assert (options.mode, options.chapter) == ("advanced", 1)
+    for refused in ({"mode": "hard"}, {"chapter": 5}, {"chapter": True}, {"colour": "red"}):
+        with pytest.raises(InvalidOptions):
+            options_of(GAME, refused)
     with pytest.raises(InvalidOptions):
-        GAME.check_options({"mode": "hard"}, ("player",))
-    with pytest.raises(InvalidOptions):
-        GAME.check_options({"chapter": 5}, ("player",))
-    with pytest.raises(InvalidOptions):
-        GAME.check_options({"colour": "red"}, ("player",))
-    with pytest.raises(InvalidOptions):
-        GAME.check_options({}, ("player", "friend"))
-    assert GAME.seat_layouts() == (("player",),)
+        check_seats(GAME, ("player", "friend"))
+    assert GAME.info.seat_layouts == (("player",),)
 
 
 def test_set_up_draws_no_chance(tmp_path: Path) -> None:

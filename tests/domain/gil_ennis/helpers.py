@@ -19,7 +19,7 @@ COOP = ("gil", "ennis")
 def created(
     seats: tuple[str, ...] = SOLO, seed: int = 11, options: Options | None = None
 ) -> CampaignCreated:
-    return CampaignCreated("gil-ennis", GAME.ruleset, seed, "salt", seats, options or {})
+    return CampaignCreated("gil-ennis", GAME.info.ruleset, seed, "salt", seats, options or {})
 
 
 def fresh(

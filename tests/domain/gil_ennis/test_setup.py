@@ -4,17 +4,19 @@ import pytest
 
 from domain.core.engine import replay
 from domain.core.errors import InvalidOptions
+from domain.core.game import check_seats, options_of
 from domain.core.hashing import state_hash
 from domain.gil_ennis import GAME
 from domain.gil_ennis.content import CONTENT
 from domain.gil_ennis.events import DiceRolled, DreamsShuffled
+from domain.gil_ennis.game import GilEnnisOptions
 from domain.gil_ennis.inventory import dice
 from domain.gil_ennis.state import TOTAL_DICE, pool
 from tests.domain.gil_ennis.helpers import COOP, SOLO, created, fresh
 
 
 def test_seat_layouts_are_solo_player_or_gil_and_ennis() -> None:
-    assert GAME.seat_layouts() == (("player",), ("gil", "ennis"))
+    assert GAME.info.seat_layouts == (("player",), ("gil", "ennis"))
 
 
 def test_worry_level_starts_at_normal_three_by_default() -> None:
@@ -31,7 +33,7 @@ def test_worry_level_starts_at_normal_three_by_default() -> None:
     ],
 )
 def test_worry_option_sets_easy_or_normal_start(options: dict[str, str | int], level: int) -> None:
-    GAME.check_options(options, SOLO)
+    assert options_of(GAME, dict(options), GilEnnisOptions).worry_level == level
     assert fresh(options=dict(options)).worry_level == level
 
 
@@ -47,11 +49,12 @@ def test_worry_option_sets_easy_or_normal_start(options: dict[str, str | int], l
         ({}, ("player", "ennis")),
     ],
 )
-def test_check_options_refuses_anything_else(
+def test_options_and_seats_refuse_anything_else(
     options: dict[str, str | int], seats: tuple[str, ...]
 ) -> None:
     with pytest.raises(InvalidOptions):
-        GAME.check_options(dict(options), seats)
+        options_of(GAME, dict(options))
+        check_seats(GAME, seats)
 
 
 def test_each_character_rolls_five_dice_one_hand_three_backpack_one_pocket() -> None:

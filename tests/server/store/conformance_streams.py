@@ -51,8 +51,6 @@ class StreamConformance:
         with pytest.raises(UnknownCampaign):
             await store.append("nowhere", 0, [b"x"])
         with pytest.raises(UnknownCampaign):
-            await store.set_attrs("nowhere", {"a": "b"})
-        with pytest.raises(UnknownCampaign):
             await store.command_result("nowhere", "cmd")
         with pytest.raises(UnknownCampaign):
             await store.save_snapshot("nowhere", 0, b"s")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from server.simulate import Simulation, run
+from cli.simulate import Simulation, run
 
 
 def simulate(seed: int, export: io.BytesIO | None = None) -> dict[str, object]:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
+from domain.bots.eila_greedy import greedy_choice
 from domain.eila import GAME, chapter_outcome
-from domain.eila.bot import greedy_choice
 from tests.domain.eila.helpers import Table
 
 
@@ -11,7 +11,7 @@ def _greedy_attempt(seed: int, **options: object) -> Table:
         if chapter_outcome(table.state) != "running":
             break
         legal = table.legal()
-        choice = greedy_choice(table.state, legal)
+        choice = greedy_choice(GAME.pack, table.state, legal)
         assert choice in legal
         table.apply(GAME.decide(table.state, "player", choice.action))
     return table
@@ -30,10 +30,9 @@ def test_greedy_bot_finishes_a_chapter_one_attempt() -> None:
 def test_greedy_bot_takes_resources_in_full_and_submits() -> None:
     table = Table(GAME)
     table.do("A:")  # 001 A: +1 Food
-    assert greedy_choice(table.state, table.legal()).label == "Take 1 of +1 Food"
+    assert greedy_choice(GAME.pack, table.state, table.legal()).label == "Take 1 of +1 Food"
     table.give(food=2, energy=1)
     while table.state.phase != "night":
-        table.apply(
-            GAME.decide(table.state, "player", greedy_choice(table.state, table.legal()).action)
-        )
-    assert greedy_choice(table.state, table.legal()).label.startswith("Submit 1 Food")
+        choice = greedy_choice(GAME.pack, table.state, table.legal())
+        table.apply(GAME.decide(table.state, "player", choice.action))
+    assert greedy_choice(GAME.pack, table.state, table.legal()).label.startswith("Submit 1 Food")

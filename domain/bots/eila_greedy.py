@@ -1,11 +1,13 @@
-"""A greedy player for simulations: it goes for the goal and keeps Energy for the night.
+"""A greedy Eila player: it goes for the goal and keeps Energy for the night.
 
 It scores every legal action and takes the best, the first of equals; pure, no chance.
 """
 
 from __future__ import annotations
 
-from domain.core.game import LegalAction
+from typing import Any
+
+from domain.core.game import Game, LegalAction
 from domain.eila.actions import (
     ChooseOption,
     Convert,
@@ -17,7 +19,7 @@ from domain.eila.actions import (
     Take,
 )
 from domain.eila.content import ContentPack, Effect, Option
-from domain.eila.game import GAME
+from domain.eila.game import EilaGame
 from domain.eila.rules.storage import free_space, have, still_needed
 from domain.eila.state import EilaState
 
@@ -103,6 +105,16 @@ def _conversion_score(pack: ContentPack, state: EilaState, cid: str) -> float:
     return 2000.0 if wanted else -1.0
 
 
-def greedy_choice(state: EilaState, legal: list[LegalAction]) -> LegalAction:
-    pack = GAME.pack
+def greedy_choice(pack: ContentPack, state: EilaState, legal: list[LegalAction]) -> LegalAction:
     return max(legal, key=lambda la: _score(pack, state, la.action))
+
+
+class EilaGreedy:
+    """The :class:`~domain.bots.Bot` that plays Eila's one seat greedily."""
+
+    def __init__(self, game: EilaGame) -> None:
+        self._game = game
+
+    def choose(self, game: Game, state: Any) -> tuple[str, LegalAction]:
+        (seat,) = game.to_act(state)
+        return seat, greedy_choice(self._game.pack, state, game.legal_actions(state, seat))

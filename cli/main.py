@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, choices=(1, 2), default=1)
     sim.add_argument("--chapter", type=int, default=None, help="Eila: the chapter to play")
     sim.add_argument("--mode", choices=("normal", "advanced"), default=None)
-    sim.add_argument("--bot", choices=("random", "greedy"), default="random")
+    sim.add_argument("--bot", default="random", help="random (any game) or greedy (Eila)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
 
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         case "replay":
             return asyncio.run(_replay(args))
         case "bench":
-            from server.bench import bench_replay
+            from cli.bench import bench_replay
 
             return bench_replay(
                 events=args.events, redis_url=args.redis_url, seed=args.seed, as_json=args.json
@@ -116,45 +116,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         case "play":
             return asyncio.run(_play(args))
         case "content":
-            from server.content_check import check_content
+            from cli.content_check import check_content
 
             return check_content(args.path)
     raise AssertionError(args.command)
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from cli.console import print_table, progress
+    from cli.simulate import Simulation, run
     from domain.core.errors import DomainError
-    from server.progress import progress_bar
-    from server.simulate import Simulation, run
-    from server.simulations import tune
 
+    options: dict[str, str | int | bool] = {}
+    if args.chapter is not None:
+        options["chapter"] = args.chapter
+    if args.mode is not None:
+        options["mode"] = args.mode
+    sim = Simulation(
+        game=args.game,
+        games=args.games,
+        seed=args.seed,
+        players=args.players,
+        bot=args.bot,
+        options=options,
+    )
     try:
-        sim = tune(
-            Simulation(game=args.game, games=args.games, seed=args.seed),
-            players=args.players,
-            chapter=args.chapter,
-            mode=args.mode,
-            bot=args.bot,
-        )
-        progress = progress_bar(f"{args.game}", enabled=not args.json)
-        if args.export is not None:
-            with args.export.open("wb") as export:
-                report = asyncio.run(run(sim, export=export, progress=progress))
-        else:
-            report = asyncio.run(run(sim, progress=progress))
+        with progress(args.game, enabled=not args.json) as advance:
+            if args.export is not None:
+                with args.export.open("wb") as export:
+                    report = asyncio.run(run(sim, export=export, advance=advance))
+            else:
+                report = asyncio.run(run(sim, advance=advance))
     except DomainError as error:
         print(f"tabletale: {error}", file=sys.stderr)
         return 2
     if args.json:
         print(msgspec.json.encode(report).decode())
-    else:
-        print(f"games        {report.games}")
-        print(f"wins         {report.wins}")
-        print(f"losses       {report.losses}")
-        if report.avg_days is not None:
-            print(f"avg days     {report.avg_days}")
-        print(f"events       {report.events}")
-        print(f"events/s     {report.events_per_s:,.0f}")
+        return 0
+    rows = [
+        ("games", f"{report.games:,}", ""),
+        ("wins", f"{report.wins:,}", ""),
+        ("losses", f"{report.losses:,}", ""),
+        ("events", f"{report.events:,}", ""),
+        ("events/s", f"{report.events_per_s:,.0f}", ""),
+    ]
+    if report.avg_days is not None:
+        rows.insert(3, ("average days", f"{report.avg_days}", ""))
+    print_table(rows)
     return 0
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 import uuid
@@ -21,13 +20,13 @@ from typing import Any
 import msgspec
 import redis.asyncio as aioredis
 
+from cli.console import Advance, print_table, progress
+from domain.bots.uniform_random import UniformRandom
 from domain.core.engine import replay
 from domain.games import get_game
-from server.bots import RandomBot
 from server.codec import codec_for
 from server.fresh import Counted
 from server.heads import ORIGIN
-from server.progress import progress_bar
 from server.service import CampaignService
 from server.store.base import EventStore
 from server.store.memory import MemoryStore
@@ -48,14 +47,14 @@ class ReplayFigures(msgspec.Struct):
     fork_at_max_s: float
 
 
-async def grow(events: int, seed: int, progress: Callable[[int, int], None] | None) -> MemoryStore:
+async def grow(events: int, seed: int, advance: Advance | None) -> MemoryStore:
     """A memory store holding one campaign (id ``bench-000001``) of at least ``events`` events."""
     store = MemoryStore()
     service = CampaignService(store, fresh=Counted("bench", seed), snapshot_every=10**12)
     game = get_game(GAME)
     created = await service.create(GAME, seed=seed)
     origin = created.version
-    bot = RandomBot(seed)
+    bot = UniformRandom(seed)
     version, state = await service.state_at(created.id)
     while version < events:
         if game.outcome(state) != "running":
@@ -65,8 +64,8 @@ async def grow(events: int, seed: int, progress: Callable[[int, int], None] | No
             acted = await service.act(created.id, seat, choice.id, expected_version=version)
         version, state = await service.state_at(created.id)
         assert version == acted.last
-        if progress is not None:
-            progress(min(version, events), events)
+        if advance is not None:
+            advance(min(version, events), events)
     return store
 
 
@@ -93,7 +92,8 @@ async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> Rep
     from server.store.redis import RedisStore
     from server.store.sqlite import SqliteStore
 
-    source = await grow(events, seed, progress_bar("growing stream", enabled=not quiet))
+    with progress("growing the stream", enabled=not quiet) as advance:
+        source = await grow(events, seed, advance)
     campaign_id = "bench-000001"
     game = get_game(GAME)
     codec = codec_for(game)
@@ -174,6 +174,5 @@ def bench_replay(*, events: int, redis_url: str, seed: int, as_json: bool) -> in
         ("fork at version 10", f"{figures.fork_at_10_s * 1000:.3f}", "ms"),
         (f"fork at version {figures.events:,}", f"{figures.fork_at_max_s * 1000:.3f}", "ms"),
     ]
-    for label, value, unit in rows:
-        sys.stdout.write(f"{label:<30}{value:>14} {unit}\n")
+    print_table(rows, title="Replay, raw read and fork")
     return 0

@@ -7,8 +7,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from server.bots import RandomBot
-from server.cli import main
+from cli.main import main
+from domain.bots.uniform_random import UniformRandom
 from server.service import CampaignService
 from server.settings import load
 from server.stores import SQLITE_FILE, open_store
@@ -21,7 +21,7 @@ async def stored_campaign(data_dir: Path) -> str:
         service = CampaignService(store)
         created = await service.create("gil-ennis", seed=12)
         game = await service.game_of(created.id)
-        bot = RandomBot(3)
+        bot = UniformRandom(3)
         version, state = await service.state_at(created.id)
         while game.outcome(state) == "running":
             seat, choice = bot.choose(game, state)

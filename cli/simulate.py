@@ -1,23 +1,25 @@
-"""Seeded simulations: many campaigns played by a bot through the campaign service.
+"""``tabletale simulate``: many campaigns played by a bot through the campaign service.
 
 Everything is derived from the simulation seed (campaign ids, seeds, salts, bot choices, a clock
-that stands still), so the same arguments give byte-identical exports.
+that stands still), so the same arguments give byte-identical exports. In a game played in
+chapters, asking for one chapter makes each attempt at it one simulated game.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import msgspec
 
+from cli.console import Advance
+from domain.bots import make_bot
+from domain.core.errors import InvalidOptions
 from domain.core.events import Options
-from domain.core.game import Game
+from domain.core.game import Game, Outcome
 from domain.core.rng import word
 from domain.games import get_game
-from server.bots import Policy, RandomBot
 from server.fresh import Counted
 from server.service import CampaignService
 from server.store.memory import MemoryStore
@@ -47,26 +49,33 @@ class Simulation:
     game: str
     games: int
     seed: int
-    seats: tuple[str, ...] | None = None
+    players: int = 1
+    bot: str = "random"
     options: Options = field(default_factory=dict)
-    policy: Policy | None = None
-    finished: Callable[[Game, Any], str] | None = None
-    """Optional: when a game-specific episode ends before the campaign does (an Eila chapter)."""
+    whole_campaigns: bool = False
+    """In a game played in chapters, play whole campaigns instead of one attempt at a chapter."""
+
+    def seats(self, game: Game) -> tuple[str, ...]:
+        layouts = [layout for layout in game.info.seat_layouts if len(layout) == self.players]
+        if not layouts:
+            raise InvalidOptions(f"{game.info.title} is not played by {self.players} players.")
+        return layouts[0]
 
 
-def _episode_result(sim: Simulation, game: Game, state: Any) -> str:
-    if sim.finished is not None:
-        return sim.finished(game, state)
+def _result(sim: Simulation, game: Game, state: Any) -> Outcome:
+    if game.info.chapters and not sim.whole_campaigns:
+        attempt = game.progress(state).chapter_outcome
+        if attempt is not None:
+            return attempt
     return game.outcome(state)
 
 
 async def run(
-    sim: Simulation,
-    *,
-    export: IO[bytes] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    sim: Simulation, *, export: IO[bytes] | None = None, advance: Advance | None = None
 ) -> Report:
     game = get_game(sim.game)
+    seats = sim.seats(game)
+    make_bot(sim.bot, game, 0)  # an unknown bot is refused before any game is played
     service = CampaignService(MemoryStore(), fresh=Counted(f"sim{sim.seed}", sim.seed), clock=_zero)
     encoder = msgspec.json.Encoder()
     wins = losses = events = 0
@@ -74,28 +83,28 @@ async def run(
     started = time.perf_counter()
     for n in range(sim.games):
         created = await service.create(
-            sim.game, seed=word(sim.seed, n), options=sim.options, seats=sim.seats
+            sim.game, seed=word(sim.seed, n), options=sim.options, seats=seats
         )
-        bot = RandomBot(word(sim.seed, sim.games + n), sim.policy)
-        version, state = await service.state_at(created.id)
-        result = _episode_result(sim, game, state)
+        bot = make_bot(sim.bot, game, word(sim.seed, sim.games + n))
+        head = await service.head(created.id)
+        result = _result(sim, game, head.state)
         steps = 0
         while result == "running":
             steps += 1
             if steps > MAX_ACTIONS:
                 raise RuntimeError(f"Campaign {created.id} did not end in {MAX_ACTIONS} actions.")
-            seat, choice = bot.choose(game, state)
+            seat, choice = bot.choose(game, head.state)
             acted = await service.act(
-                created.id, seat, choice.id, expected_version=version, command_id=f"b{steps}"
+                created.id, seat, choice.id, expected_version=head.version, command_id=f"b{steps}"
             )
-            version, state = await service.state_at(created.id)
-            assert version == acted.last
-            result = _episode_result(sim, game, state)
+            head = await service.head(created.id)
+            assert head.version == acted.last
+            result = _result(sim, game, head.state)
         wins += result == "won"
         losses += result == "lost"
-        events += version
-        day = getattr(state, "day", None)
-        if isinstance(day, int):
+        events += head.version
+        day = game.progress(head.state).day
+        if day is not None:
             days.append(day)
         if export is not None:
             for recorded in await service.events(created.id):
@@ -103,8 +112,8 @@ async def run(
                     created.id, recorded.version, recorded.event, recorded.hash, recorded.seat
                 )
                 export.write(encoder.encode(line) + b"\n")
-        if progress is not None:
-            progress(n + 1, sim.games)
+        if advance is not None:
+            advance(n + 1, sim.games)
     elapsed = time.perf_counter() - started
     return Report(
         games=sim.games,

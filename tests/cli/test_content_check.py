@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from domain.eila.content import DEFAULT_PACK
-from server.cli import main
 
 
 def test_shipped_content_passes(capsys: pytest.CaptureFixture[str]) -> None:
