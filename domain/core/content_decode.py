@@ -103,10 +103,9 @@ def _message(exc: msgspec.ValidationError, kind: Any, value: Any) -> str:
         allowed = ", ".join(str(a) for a in get_args(inner))
         return f"Expected one of {allowed}, got {value!r}."
     # A type can say in words what it expects; msgspec's own wording names JSON types instead.
-    if get_origin(kind) is Annotated:
-        for meta in get_args(kind)[1:]:
-            if isinstance(meta, msgspec.Meta) and meta.description:
-                return f"Expected {meta.description}."
+    for meta in _metas(kind):
+        if meta.description:
+            return f"Expected {meta.description}."
     # msgspec appends where the problem is; the path already says that.
     return str(exc).split(" - at `")[0] + "."
 
@@ -115,10 +114,23 @@ def _bare(kind: Any) -> Any:
     """``kind`` without its constraints, and without ``None`` when that is its only alternative."""
     if get_origin(kind) is Annotated:
         return _bare(get_args(kind)[0])
+    return _bare(_optional(kind)) if _optional(kind) is not kind else kind
+
+
+def _metas(kind: Any) -> list[msgspec.Meta]:
+    """The constraints on ``kind`` itself, or on the one type it allows besides ``None``."""
+    kind = _optional(kind)
+    if get_origin(kind) is not Annotated:
+        return []
+    return [meta for meta in get_args(kind)[1:] if isinstance(meta, msgspec.Meta)]
+
+
+def _optional(kind: Any) -> Any:
+    """``X`` for ``X | None``; anything else unchanged."""
     if get_origin(kind) in (Union, types.UnionType):
         rest = [a for a in get_args(kind) if a is not type(None)]
         if len(rest) == 1:
-            return _bare(rest[0])
+            return rest[0]
     return kind
 
 

@@ -20,6 +20,7 @@ class Tree(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     leaves: tuple[Leaf, ...]
     stock: dict[Colour, Count] = {}
+    height: Count | None = None
     later: tuple[msgspec.Raw, ...] = ()
 
 
@@ -35,6 +36,7 @@ def test_every_broken_field_is_named_not_only_the_first() -> None:
     value = {
         "leaves": [{"colour": "red"}, {"colour": "blue", "amount": 0}, {"colur": "green"}],
         "stock": {"gold": 2, "green": 0},
+        "height": -1,
         "later": [{"anything": True}],
     }
     assert problems(value, Tree) == [
@@ -45,6 +47,7 @@ def test_every_broken_field_is_named_not_only_the_first() -> None:
         Problem(("leaves", 2), "Unknown field 'colur'; expected one of colour, amount."),
         Problem(("stock", "gold"), "Expected one of green, blue, got 'gold'."),
         Problem(("stock", "green"), "Expected a whole number of at least 1."),
+        Problem(("height",), "Expected a whole number of at least 1."),
     ]
 
 
