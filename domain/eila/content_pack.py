@@ -6,8 +6,16 @@ from pathlib import Path
 from typing import Any
 
 from domain.core.errors import ContentError
-from domain.eila.content import RESOURCES, Card, Chapter, ContentPack, Conversion, Item, Ruleset
 from domain.eila.content_parse import HABIT_NUMBER, ITEM_ID, Reader, read_card, read_chapter
+from domain.eila.content_types import (
+    RESOURCES,
+    Card,
+    Chapter,
+    ContentPack,
+    Conversion,
+    Item,
+    Ruleset,
+)
 
 MANIFEST = "pack.json"
 

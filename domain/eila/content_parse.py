@@ -1,4 +1,4 @@
-"""Reading a content pack's JSON into :mod:`domain.eila.content` Structs, collecting every problem.
+"""Reading a content pack's JSON into :mod:`domain.eila.content_types` Structs, every problem kept.
 
 Each reader returns what it could build and records a :class:`ContentError` per problem, so one
 pass reports every broken card, field and reference instead of stopping at the first.
@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.core.errors import ContentError
-from domain.eila.content import (
+from domain.eila.content_types import (
     DESTINATIONS,
     EFFECT_KINDS,
     RESOURCES,
