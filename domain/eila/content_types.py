@@ -1,15 +1,19 @@
 """The content pack as the rules see it: cards, goals, items, habits and the ruleset's numbers.
 
-:mod:`domain.eila.content` reads these Structs from a pack's files.
+:mod:`domain.eila.content` builds these Structs from the pack's files, whose shape is in
+:mod:`domain.eila.content_files`; an item and a conversion are spelt in the files just as here.
 """
 
 from __future__ import annotations
 
+from typing import Annotated, Literal, get_args
+
 import msgspec
 
-RESOURCES = ("food", "coin", "stone", "knowledge", "energy", "fear")
-TANGIBLE = ("food", "coin", "stone")
-INTANGIBLE = ("knowledge", "energy", "fear")
+Resource = Literal["food", "coin", "stone", "knowledge", "energy", "fear"]
+RESOURCES: tuple[Resource, ...] = get_args(Resource)
+TANGIBLE: tuple[Resource, ...] = ("food", "coin", "stone")
+INTANGIBLE: tuple[Resource, ...] = ("knowledge", "energy", "fear")
 RESOURCE_LABELS = {
     "food": "Food",
     "coin": "Coin",
@@ -18,19 +22,19 @@ RESOURCE_LABELS = {
     "energy": "Energy",
     "fear": "Fear",
 }
-EFFECT_KINDS = (
-    "gain",
-    "lose",
-    "blue",
-    "red",
-    "habit",
-    "item",
-    "discard_item",
-    "heart",
-    "broken_heart",
-)
-DESTINATIONS = ("future", "past", "return")
-COLOURS = ("green", "blue", "red", "habit")
+EffectKind = Literal[
+    "gain", "lose", "blue", "red", "habit", "item", "discard_item", "heart", "broken_heart"
+]
+EFFECT_KINDS: tuple[EffectKind, ...] = get_args(EffectKind)
+Destination = Literal["future", "past", "return"]
+DESTINATIONS: tuple[Destination, ...] = get_args(Destination)
+Colour = Literal["green", "blue", "red", "habit"]
+COLOURS: tuple[Colour, ...] = get_args(Colour)
+
+Count = Annotated[int, msgspec.Meta(ge=1, description="a whole number of at least 1")]
+# Fear cannot be converted.
+Convertible = Literal["food", "coin", "stone", "knowledge", "energy"]
+ItemId = Annotated[str, msgspec.Meta(pattern="^I[0-9]{2}$", description="an item id such as I01")]
 
 
 class Effect(msgspec.Struct, frozen=True):
@@ -41,7 +45,7 @@ class Effect(msgspec.Struct, frozen=True):
     of ``items`` a discard symbol takes.
     """
 
-    kind: str
+    kind: EffectKind
     resource: str = ""
     amount: int = 0
     card: str = ""
@@ -54,12 +58,12 @@ class Option(msgspec.Struct, frozen=True):
     label: str
     requires_items: tuple[str, ...]
     effects: tuple[Effect, ...]
-    destination: str
+    destination: Destination
 
 
 class Card(msgspec.Struct, frozen=True):
     number: str
-    colour: str
+    colour: Colour
     name: str
     text: str
     options: tuple[Option, ...]
@@ -67,8 +71,8 @@ class Card(msgspec.Struct, frozen=True):
     """The chapter whose box holds the card; None for habit cards."""
 
 
-class Item(msgspec.Struct, frozen=True):
-    id: str
+class Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: ItemId
     name: str
     text: str
 
@@ -90,12 +94,12 @@ class Chapter(msgspec.Struct, frozen=True):
     red: tuple[str, ...]
 
 
-class Conversion(msgspec.Struct, frozen=True):
+class Conversion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: str
-    give: str
-    give_amount: int
-    get: str
-    get_amount: int
+    give: Convertible
+    give_amount: Count
+    get: Convertible
+    get_amount: Count
 
 
 class Ruleset(msgspec.Struct, frozen=True):
