@@ -37,7 +37,6 @@ from domain.eila.content_files import (
     RulesetFile,
 )
 from domain.eila.content_types import (
-    COLOURS,
     DESTINATIONS,
     EFFECT_KINDS,
     INTANGIBLE,
@@ -56,7 +55,6 @@ from domain.eila.content_types import (
 )
 
 __all__ = [
-    "COLOURS",
     "DEFAULT_PACK",
     "DESTINATIONS",
     "EFFECT_KINDS",

@@ -29,7 +29,6 @@ EFFECT_KINDS: tuple[EffectKind, ...] = get_args(EffectKind)
 Destination = Literal["future", "past", "return"]
 DESTINATIONS: tuple[Destination, ...] = get_args(Destination)
 Colour = Literal["green", "blue", "red", "habit"]
-COLOURS: tuple[Colour, ...] = get_args(Colour)
 
 Count = Annotated[int, msgspec.Meta(ge=1, description="a whole number of at least 1")]
 # Fear cannot be converted.
