@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from projections.log import SeenEvent, seen
@@ -65,9 +65,17 @@ def sync_message(head: Head, seat: str | None, reason: str | None = None) -> Syn
 
 
 class Hub:
-    def __init__(self, heads: HeadRepository, feed: ChangeFeed) -> None:
+    def __init__(
+        self,
+        heads: HeadRepository,
+        feed: ChangeFeed,
+        *,
+        pushed: Callable[[int], None] = lambda frames: None,
+    ) -> None:
+        """``pushed(n)`` counts the frames each change queues (one per watching socket)."""
         self._heads = heads
         self._feed = feed
+        self._pushed = pushed
         self._watchers: dict[str, list[Watcher]] = {}
         self._watching: dict[str, asyncio.Future[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -150,6 +158,7 @@ class Hub:
         watchers = self._watchers.get(after.facts.id)
         if not watchers:
             return
+        self._pushed(len(watchers))
         built: dict[tuple[str | None, Frames], Frame] = {}
         answering = origin.watcher if isinstance(origin, Origin) else None
         for watcher in watchers:
@@ -177,7 +186,9 @@ class Hub:
 
     def reset(self, head: Head) -> None:
         reason = "The campaign's stored history changed; this is the store's version of it."
-        for watcher in self._watchers.get(head.facts.id, []):
+        watchers = self._watchers.get(head.facts.id, [])
+        self._pushed(len(watchers))
+        for watcher in watchers:
             watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
 
     # -- the change feed ------------------------------------------------------------------

@@ -3,18 +3,21 @@
 With a Redis URL the Redis Streams store is used (under the key prefix ``redis_prefix``); without
 one the embedded SQLite store under the data directory. The first log line says which. With
 ``workers`` above 1 (Redis only), uvicorn runs that many processes on one port, each building its
-app from the settings it inherits through the environment.
+app from the settings it inherits through the environment, and keeping its metrics in a temporary
+directory made for the run (:mod:`server.metrics`), removed when the server stops.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import tempfile
 
 import uvicorn
 from starlette.applications import Starlette
 
 from server.app import create_app
+from server.metrics import MULTIPROC_DIR
 from server.service import CampaignService
 from server.settings import Settings, as_environment, load
 from server.stores import describe_store, open_store
@@ -52,11 +55,17 @@ def serve(settings: Settings) -> None:
     )
     if settings.workers > 1:
         os.environ.update(as_environment(settings))
-        uvicorn.run(
-            "server.serve:app_from_environment",
-            factory=True,
-            workers=settings.workers,
-            **options,  # type: ignore[arg-type]
-        )
+        # Fresh for every run: files left by an earlier run would count its actions again.
+        with tempfile.TemporaryDirectory(prefix="tabletale-metrics-") as metrics_dir:
+            os.environ[MULTIPROC_DIR] = metrics_dir
+            try:
+                uvicorn.run(
+                    "server.serve:app_from_environment",
+                    factory=True,
+                    workers=settings.workers,
+                    **options,  # type: ignore[arg-type]
+                )
+            finally:
+                del os.environ[MULTIPROC_DIR]
     else:
         uvicorn.run(build_app(settings), **options)  # type: ignore[arg-type]

@@ -41,7 +41,7 @@ async def perform(
         )
     except Exception as error:
         known = classify(error)
-        ctx.metrics.rejected.inc("internal" if known is None else known.code)
+        ctx.metrics.rejected.labels("internal" if known is None else known.code).inc()
         raise
     ctx.metrics.append_seconds.observe(time.perf_counter() - started)
     ctx.metrics.accepted.inc()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette import status
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -25,9 +26,7 @@ async def readyz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    return PlainTextResponse(
-        context(request).metrics.render(), media_type="text/plain; version=0.0.4"
-    )
+    return Response(context(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 
 async def openapi(request: Request) -> Response:

@@ -221,7 +221,7 @@ async def campaign_socket(websocket: WebSocket) -> None:
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     session = Session(websocket, ctx, websocket.path_params["id"], frames)
-    ctx.metrics.sockets += 1
+    ctx.metrics.sockets.inc()
     try:
         await session.run()
     except Closed as closed:
@@ -230,5 +230,5 @@ async def campaign_socket(websocket: WebSocket) -> None:
     except OSError:
         pass  # the peer went away mid-send
     finally:
-        ctx.metrics.sockets -= 1
+        ctx.metrics.sockets.dec()
         await session.close()
