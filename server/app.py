@@ -92,7 +92,8 @@ def create_app(
             if close_store:
                 await service.store.close()
 
-    app = Starlette(routes=routes(), lifespan=lifespan)
+    table = routes()
+    app = Starlette(routes=table, lifespan=lifespan)
     app.state.ctx = ctx
-    app.state.openapi = openapi.build(openapi.OPERATIONS)
+    app.state.openapi = openapi.build(table)
     return app

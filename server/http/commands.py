@@ -13,6 +13,7 @@ from server.errors import ApiError, classify
 from server.http.context import Context, context
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
 from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
+from server.openapi import operation
 from server.results import Acted
 
 
@@ -54,6 +55,7 @@ def _seated(seat: str | None, doing: str) -> str:
     return seat
 
 
+@operation("Take an action.", ActedOut, request=ActRequest, seat_token=True)
 @endpoint
 async def act(request: Request) -> Response:
     ctx = context(request)
@@ -71,6 +73,13 @@ async def act(request: Request) -> Response:
     return json(ActedOut(acted.first, acted.last, acted.duplicate, asked.command_id))
 
 
+@operation(
+    "Fork at a version.",
+    CreatedOut,
+    request=ForkRequest,
+    status=status.HTTP_201_CREATED,
+    seat_token=True,
+)
 @endpoint
 async def fork(request: Request) -> Response:
     ctx = context(request)
@@ -90,6 +99,7 @@ async def fork(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
+@operation("Rewind to a version.", ActedOut, request=RewindRequest, seat_token=True)
 @endpoint
 async def rewind(request: Request) -> Response:
     ctx = context(request)

@@ -26,12 +26,15 @@ from server.http.context import Context, context
 from server.messages import (
     Accepted,
     Act,
+    ClientMessage,
     ErrorMessage,
     Hello,
     Rejected,
+    ServerMessage,
     SyncRequest,
     Welcome,
 )
+from server.openapi import operation
 from server.ws.frames import MAX_FRAME, Frames, frames_for
 from server.ws.outbox import Outbox
 
@@ -216,6 +219,9 @@ class Session:
         await self.outbox.close()
 
 
+@operation(
+    "A play session: hello, welcome, actions, live updates.", ServerMessage, request=ClientMessage
+)
 async def campaign_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
