@@ -21,6 +21,7 @@ from typing import Any
 
 from projections.log import SeenEvent, seen
 from projections.patch import diff
+from server import logs
 from server.codec import Recorded
 from server.head import Head
 from server.heads import HeadRepository
@@ -196,13 +197,14 @@ class Hub:
     def _deliver(self, campaign_id: str, stored: list[StoredEvent]) -> None:
         pending = self._heads.changed(campaign_id, stored)
         if pending is not None:
-            self._spawn(pending)
+            self._spawn(campaign_id, pending)
 
     async def _resumed(self) -> None:
         await self._heads.catch_up_pinned()
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def _spawn(self, campaign_id: str, work: Awaitable[None]) -> None:
         async def run() -> None:
+            logs.campaign_id.set(campaign_id)  # in this task's own context
             try:
                 await work
             except Exception as error:

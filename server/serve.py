@@ -16,6 +16,7 @@ import tempfile
 import uvicorn
 from starlette.applications import Starlette
 
+from server import logs
 from server.app import create_app
 from server.metrics import MULTIPROC_DIR
 from server.service import CampaignService
@@ -39,7 +40,7 @@ def app_from_environment() -> Starlette:
 
 def serve(settings: Settings) -> None:
     settings.check()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_format)
     log.info(describe_store(settings))
     options = dict(
         host=settings.host,
@@ -50,6 +51,7 @@ def serve(settings: Settings) -> None:
         ws_per_message_deflate=settings.ws_compression,
         ws_ping_interval=settings.ws_ping_interval_s,
         ws_ping_timeout=settings.ws_ping_interval_s,
+        log_config=logs.config(settings.log_format),
         log_level="info",
         proxy_headers=True,
     )

@@ -8,6 +8,7 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
+from server import logs
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError, classify
 from server.http.context import Context, context
@@ -62,6 +63,7 @@ async def act(request: Request) -> Response:
     cid = campaign_id(request)
     seat = await seat_of(request)
     asked = await body(request, ActRequest)
+    logs.command_id.set(asked.command_id)  # until the endpoint wrapper resets it
     acted = await perform(
         ctx,
         cid,
@@ -106,6 +108,7 @@ async def rewind(request: Request) -> Response:
     cid = campaign_id(request)
     seat = _seated(await seat_of(request), "rewind it")
     asked = await body(request, RewindRequest)
+    logs.command_id.set(asked.command_id)  # until the endpoint wrapper resets it
     acted = await ctx.service.rewind(
         cid,
         asked.to,

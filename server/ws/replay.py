@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
+from server import logs
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
 from server.http.context import context
@@ -53,6 +54,7 @@ async def replay_socket(websocket: WebSocket) -> None:
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     cid: str = websocket.path_params["id"]
+    logs.campaign_id.set(cid)  # for whatever this socket's task logs
     service = ctx.service
 
     async def fail(body: ErrorBody) -> None:

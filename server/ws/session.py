@@ -18,6 +18,7 @@ import msgspec
 from starlette import status
 from starlette.websockets import WebSocket
 
+from server import logs
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
@@ -177,6 +178,7 @@ class Session:
             return
         # The answer is sent from this task rather than by a pump task of its own.
         self.outbox.defer()
+        command = logs.command_id.set(act.command_id)
         try:
             acted = await perform(
                 self.ctx,
@@ -198,6 +200,7 @@ class Session:
             # Otherwise the fan-out has queued the answer with the update it caused.
         finally:
             await self.outbox.flush()
+            logs.command_id.reset(command)
 
     def sync(self) -> None:
         head = self.ctx.service.heads.cached(self.campaign_id)
@@ -227,6 +230,8 @@ async def campaign_socket(websocket: WebSocket) -> None:
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     session = Session(websocket, ctx, websocket.path_params["id"], frames)
+    # The session's own task: whatever it logs, it logs for this campaign.
+    logs.campaign_id.set(session.campaign_id)
     ctx.metrics.sockets.inc()
     try:
         await session.run()
