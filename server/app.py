@@ -18,6 +18,7 @@ from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.store.redis import RedisStore
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -67,24 +68,32 @@ def create_app(
 ) -> Starlette:
     """The app for a ready service; ``close_store`` closes the store when the app stops."""
     metrics = Metrics()
-    metrics.campaigns_cached = lambda: float(len(service.heads))
-    hub = Hub(service.heads, service.store.changes())
+    metrics.sample(metrics.campaigns_cached, lambda: len(service.heads))
+    store = service.store
+    if isinstance(store, RedisStore):
+        metrics.sample(metrics.redis_in_flight, lambda: store.commands_in_flight)
+    hub = Hub(service.heads, store.changes(), pushed=metrics.updates_pushed.inc)
     ctx = Context(service, hub, metrics, CatalogRunner(CatalogSource(service)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
-        runner = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
+        tasks = [asyncio.create_task(ctx.catalog.run(interval=catalog_interval))]
+        if metrics.directory is not None:
+            tasks.append(asyncio.create_task(metrics.keep_sampled()))
         try:
             yield
         finally:
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await hub.close()
+            metrics.close()
             if close_store:
                 await service.store.close()
 
-    app = Starlette(routes=routes(), lifespan=lifespan)
+    table = routes()
+    app = Starlette(routes=table, lifespan=lifespan)
     app.state.ctx = ctx
-    app.state.openapi = openapi.build(openapi.OPERATIONS)
+    app.state.openapi = openapi.build(table)
     return app

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from projections.log import SeenEvent, seen
 from projections.patch import diff
+from server import logs
 from server.codec import Recorded
 from server.head import Head
 from server.heads import HeadRepository
@@ -65,9 +66,17 @@ def sync_message(head: Head, seat: str | None, reason: str | None = None) -> Syn
 
 
 class Hub:
-    def __init__(self, heads: HeadRepository, feed: ChangeFeed) -> None:
+    def __init__(
+        self,
+        heads: HeadRepository,
+        feed: ChangeFeed,
+        *,
+        pushed: Callable[[int], None] = lambda frames: None,
+    ) -> None:
+        """``pushed(n)`` counts the frames each change queues (one per watching socket)."""
         self._heads = heads
         self._feed = feed
+        self._pushed = pushed
         self._watchers: dict[str, list[Watcher]] = {}
         self._watching: dict[str, asyncio.Future[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -150,6 +159,7 @@ class Hub:
         watchers = self._watchers.get(after.facts.id)
         if not watchers:
             return
+        self._pushed(len(watchers))
         built: dict[tuple[str | None, Frames], Frame] = {}
         answering = origin.watcher if isinstance(origin, Origin) else None
         for watcher in watchers:
@@ -177,7 +187,9 @@ class Hub:
 
     def reset(self, head: Head) -> None:
         reason = "The campaign's stored history changed; this is the store's version of it."
-        for watcher in self._watchers.get(head.facts.id, []):
+        watchers = self._watchers.get(head.facts.id, [])
+        self._pushed(len(watchers))
+        for watcher in watchers:
             watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
 
     # -- the change feed ------------------------------------------------------------------
@@ -185,13 +197,14 @@ class Hub:
     def _deliver(self, campaign_id: str, stored: list[StoredEvent]) -> None:
         pending = self._heads.changed(campaign_id, stored)
         if pending is not None:
-            self._spawn(pending)
+            self._spawn(campaign_id, pending)
 
     async def _resumed(self) -> None:
         await self._heads.catch_up_pinned()
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def _spawn(self, campaign_id: str, work: Awaitable[None]) -> None:
         async def run() -> None:
+            logs.campaign_id.set(campaign_id)  # in this task's own context
             try:
                 await work
             except Exception as error:

@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from server.logs import LogFormat
+
 PREFIX = "TABLETALE_"
 
 
@@ -42,6 +44,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     thousands of idle sockets."""
     ws_compression: bool = False
     """permessage-deflate on sockets: smaller frames for much more CPU; frames are small."""
+    log_format: LogFormat = "plain"
+    """``json``: one JSON object per log line; every line carries its campaign and command ids
+    either way (:mod:`server.logs`)."""
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work together."""

@@ -12,11 +12,13 @@ from server.errors import ApiError
 from server.http.context import context
 from server.http.respond import body, campaign_id, endpoint, json, query_int, seat_of
 from server.messages import CampaignOut, CatalogPage, CreateCampaign, CreatedOut
+from server.openapi import operation
 from server.service import SEED_HASH
 
 MAX_PAGE = 200
 
 
+@operation("Create a campaign.", CreatedOut, request=CreateCampaign, status=status.HTTP_201_CREATED)
 @endpoint
 async def create_campaign(request: Request) -> Response:
     ctx = context(request)
@@ -36,6 +38,7 @@ async def create_campaign(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
+@operation("The catalog, newest first.", CatalogPage, query={"offset": int, "limit": int})
 @endpoint
 async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
@@ -48,6 +51,7 @@ async def list_campaigns(request: Request) -> Response:
     return json(CatalogPage(entries, offset, limit, next_offset))
 
 
+@operation("One campaign's catalog entry.", CampaignOut, seat_token=True)
 @endpoint
 async def get_campaign(request: Request) -> Response:
     ctx = context(request)

@@ -12,6 +12,7 @@ from domain.core.game import Game
 from domain.games import GAMES
 from server.http.respond import endpoint, json
 from server.messages import GameOut, GamesOut
+from server.openapi import operation
 
 
 def options_schema(game: Game) -> dict[str, Any]:
@@ -22,6 +23,7 @@ def options_schema(game: Game) -> dict[str, Any]:
     return schema
 
 
+@operation("The games hosted: facts and options.", GamesOut)
 @endpoint
 async def list_games(request: Request) -> Response:
     games = [GameOut(game.info, options_schema(game)) for _, game in sorted(GAMES.items())]

@@ -11,11 +11,18 @@ from projections.views import seat_view
 from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query_int, seat_of
 from server.messages import EventsOut, StateOut, StatsOut, TimelineOut
+from server.openapi import operation
 from server.service import SEED_HASH
 
 MAX_EVENTS = 1000
 
 
+@operation(
+    "The viewer's copy of the events.",
+    EventsOut,
+    query={"after": int, "limit": int},
+    seat_token=True,
+)
 @endpoint
 async def events(request: Request) -> Response:
     ctx = context(request)
@@ -29,6 +36,7 @@ async def events(request: Request) -> Response:
     return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
 
 
+@operation("The viewer's view at a version.", StateOut, query={"at": int}, seat_token=True)
 @endpoint
 async def state(request: Request) -> Response:
     ctx = context(request)
@@ -62,6 +70,7 @@ async def state(request: Request) -> Response:
     return json(out)
 
 
+@operation("The readable log.", TimelineOut, seat_token=True)
 @endpoint
 async def timeline_of(request: Request) -> Response:
     ctx = context(request)
@@ -73,6 +82,7 @@ async def timeline_of(request: Request) -> Response:
     return json(TimelineOut(head, timeline(game, recorded)))
 
 
+@operation("Statistics per game and chapter.", StatsOut)
 @endpoint
 async def stats(request: Request) -> Response:
     ctx = context(request)

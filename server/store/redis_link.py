@@ -53,6 +53,11 @@ class Link:
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
 
+    @property
+    def in_flight(self) -> int:
+        """Commands sent (or about to be) whose replies have not come back yet."""
+        return len(self._calls)
+
     async def execute(self, *args: Any) -> Any:
         """Send one command; its reply, or the error Redis answered, raised."""
         connection = self._connection or await self._connect()

@@ -17,10 +17,20 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
+from server import logs
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
 from server.http.context import context
-from server.messages import ErrorMessage, Hello, ReplayEnd, Update, Welcome
+from server.messages import (
+    ClientMessage,
+    ErrorMessage,
+    Hello,
+    ReplayEnd,
+    ServerMessage,
+    Update,
+    Welcome,
+)
+from server.openapi import operation
 from server.ws.frames import frames_for
 from server.ws.session import frame_data
 
@@ -33,11 +43,18 @@ def _float(raw: str | None, default: float) -> float:
     return value if math.isfinite(value) else -1.0
 
 
+@operation(
+    "A campaign replayed version by version.",
+    ServerMessage,
+    request=ClientMessage,
+    query={"from": int, "speed": float},
+)
 async def replay_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     cid: str = websocket.path_params["id"]
+    logs.campaign_id.set(cid)  # for whatever this socket's task logs
     service = ctx.service
 
     async def fail(body: ErrorBody) -> None:

@@ -18,6 +18,7 @@ import msgspec
 from starlette import status
 from starlette.websockets import WebSocket
 
+from server import logs
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
@@ -26,12 +27,15 @@ from server.http.context import Context, context
 from server.messages import (
     Accepted,
     Act,
+    ClientMessage,
     ErrorMessage,
     Hello,
     Rejected,
+    ServerMessage,
     SyncRequest,
     Welcome,
 )
+from server.openapi import operation
 from server.ws.frames import MAX_FRAME, Frames, frames_for
 from server.ws.outbox import Outbox
 
@@ -174,6 +178,7 @@ class Session:
             return
         # The answer is sent from this task rather than by a pump task of its own.
         self.outbox.defer()
+        command = logs.command_id.set(act.command_id)
         try:
             acted = await perform(
                 self.ctx,
@@ -195,6 +200,7 @@ class Session:
             # Otherwise the fan-out has queued the answer with the update it caused.
         finally:
             await self.outbox.flush()
+            logs.command_id.reset(command)
 
     def sync(self) -> None:
         head = self.ctx.service.heads.cached(self.campaign_id)
@@ -216,12 +222,17 @@ class Session:
         await self.outbox.close()
 
 
+@operation(
+    "A play session: hello, welcome, actions, live updates.", ServerMessage, request=ClientMessage
+)
 async def campaign_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     session = Session(websocket, ctx, websocket.path_params["id"], frames)
-    ctx.metrics.sockets += 1
+    # The session's own task: whatever it logs, it logs for this campaign.
+    logs.campaign_id.set(session.campaign_id)
+    ctx.metrics.sockets.inc()
     try:
         await session.run()
     except Closed as closed:
@@ -230,5 +241,5 @@ async def campaign_socket(websocket: WebSocket) -> None:
     except OSError:
         pass  # the peer went away mid-send
     finally:
-        ctx.metrics.sockets -= 1
+        ctx.metrics.sockets.dec()
         await session.close()
