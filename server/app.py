@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.routing import Route, WebSocketRoute
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
@@ -18,6 +21,7 @@ from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.web import WEB_ROOT, WebClient
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -64,8 +68,10 @@ def create_app(
     *,
     catalog_interval: float = 10.0,
     close_store: bool = False,
+    web_root: Path | None = WEB_ROOT,
 ) -> Starlette:
-    """The app for a ready service; ``close_store`` closes the store when the app stops."""
+    """The app for a ready service; ``close_store`` closes the store when the app stops.
+    ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client)."""
     metrics = Metrics()
     metrics.campaigns_cached = lambda: float(len(service.heads))
     hub = Hub(service.heads, service.store.changes())
@@ -84,7 +90,13 @@ def create_app(
             if close_store:
                 await service.store.close()
 
-    app = Starlette(routes=routes(), lifespan=lifespan)
+    served: list[BaseRoute] = list(routes())
+    if web_root is not None and web_root.is_dir():
+        served.append(Mount("/", app=WebClient(web_root), name="web"))
+    # Level 6: nearly the size of 9 for a fraction of the CPU. The middleware leaves WebSocket
+    # scopes alone, so frames are never touched; small answers (actions) stay uncompressed.
+    gzip = Middleware(GZipMiddleware, minimum_size=512, compresslevel=6)
+    app = Starlette(routes=served, lifespan=lifespan, middleware=[gzip])
     app.state.ctx = ctx
     app.state.openapi = openapi.build(openapi.OPERATIONS)
     return app
