@@ -66,10 +66,13 @@ class Seat:
         *,
         token: str | None = None,
         since: int | None = None,
+        name: str | None = None,
+        presence: bool = False,
         msgpack: bool = False,
         timeout: float = 30.0,
     ) -> AsyncIterator[Seat]:
-        """Open the socket, say hello and wait for the welcome."""
+        """Open the socket, say hello and wait for the welcome. ``name`` is shown to the other
+        sockets; ``presence`` asks to be told who is connected (see ``Replica.presence``)."""
         protocols = [MSGPACK] if msgpack else None
         url = socket_url(base, campaign)
         async with connect(
@@ -80,7 +83,12 @@ class Seat:
             ping_interval=PING_INTERVAL_S,
         ) as connection:
             seat = cls(connection, binary=msgpack)
-            await seat.send({"type": "hello", "token": token, "since": since})
+            hello: Message = {"type": "hello", "token": token, "since": since}
+            if name is not None:
+                hello["name"] = name
+            if presence:
+                hello["presence"] = True
+            await seat.send(hello)
             welcome = await seat.receive(timeout)
             if welcome["type"] != "welcome":
                 raise ProtocolError(welcome)
