@@ -54,6 +54,7 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
         Route("/api/stats", reads.stats, methods=["GET"]),
         Route("/api/games", games.list_games, methods=["GET"]),
+        Route("/api/games/{name}/content", games.game_content, methods=["GET"]),
         Route("/healthz", ops.healthz, methods=["GET"]),
         Route("/readyz", ops.readyz, methods=["GET"]),
         Route("/metrics", ops.metrics, methods=["GET"]),

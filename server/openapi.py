@@ -44,8 +44,10 @@ def _ref(kind: Any) -> dict[str, str]:
 
 def _params(op: Operation) -> list[dict[str, Any]]:
     params: list[dict[str, Any]] = []
-    if "{id}" in op.path:
-        params.append({"name": "id", "in": "path", "required": True, "schema": {"type": "string"}})
+    for name in ("id", "name"):
+        if "{" + name + "}" in op.path:
+            schema = {"type": "string"}
+            params.append({"name": name, "in": "path", "required": True, "schema": schema})
     kinds = {"speed": "number"}
     for name in op.query:
         schema = {"type": kinds.get(name, "integer")}
@@ -132,6 +134,7 @@ OPERATIONS = [
     ),
     Operation("/api/stats", "get", "Statistics per game and chapter.", StatsOut),
     Operation("/api/games", "get", "The games hosted: facts and options.", GamesOut),
+    Operation("/api/games/{name}/content", "get", "A game's public content (its own shape)."),
     Operation("/healthz", "get", "The process is up.", text=True),
     Operation("/readyz", "get", "The store answers.", text=True),
     Operation("/metrics", "get", "Prometheus metrics.", text=True),
