@@ -73,7 +73,10 @@ export class Timeline {
           dataset: { version: String(line.version) },
           onclick: () => { this.pause(); this.go(line.version); },
         }, h("span", { class: "v" }, `v${line.version}`), h("span", {}, line.text)))));
-    this.linesSlot.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // scroll the list only (scrollIntoView would move the page too)
+    const list = this.linesSlot.querySelector(".timeline-lines");
+    const shown = list?.querySelector(".current");
+    if (shown) list.scrollTop = shown.offsetTop - list.clientHeight / 2 + shown.clientHeight / 2;
   }
 
   position() {

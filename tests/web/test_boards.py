@@ -66,6 +66,14 @@ def test_gil_and_ennis_mid_journey_draws_every_part_of_the_table(server: Live, p
         expect(page.locator(f'button.action[data-action="{action["id"]}"]')).to_have_count(1)
     screenshot(page, "gil-ennis-journey")
 
+    # the same journey a day earlier, through the timeline
+    page.get_by_role("button", name="Timeline").click()
+    earlier = state["version"] - 15
+    page.locator(".timeline .scrubber").fill(str(earlier))
+    expect(page.locator(".board-slot")).to_have_attribute("data-version", str(earlier))
+    expect(page.locator(".timeline-lines li.current")).to_be_visible()
+    screenshot(page, "timeline-journey")
+
 
 def test_eila_draws_storage_hearts_time_and_the_present_card(server: Live, page: Page) -> None:
     page.goto(server.http + "/")

@@ -58,6 +58,16 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     page.locator(".timeline .step-on").click()
     expect(page.locator(".board-slot")).to_have_attribute("data-version", "5")
     expect(page.locator(".trail-map .map-day")).to_contain_text("Day 1")
+    page.locator(".timeline .step-on").click()  # version 6: Gil's Steady Hands turns a die
+    expect(page.locator(".board-slot")).to_have_attribute("data-version", "6")
+    expect(page.locator(".character-gil .die.rolling")).to_have_count(1)
+
+    page.locator(".timeline select.speed").select_option("1")
+    page.locator(".timeline button.play").click()
+    expect(page.locator(".timeline button.play")).to_have_text("⏸ Pause")
+    page.locator(".timeline button.play").click()
+    expect(page.locator(".timeline button.play")).to_have_text("▶ Play")
+    expect(page.locator(".timeline .position")).not_to_have_text(f"version {head} of {head}")
 
     page.locator(".timeline select.speed").select_option("25")
     page.locator(".timeline button.play").click()

@@ -23,7 +23,7 @@ const LOST = { hp: "Eila ran out of hearts.", time: "The time track filled up." 
 const PHASES = {
   setup: "Setting up",
   arranging: "Arranging habits",
-  day: "Day",
+  day: "Daytime",
   resolving: "Resolving an option",
   night: "Night",
   won: "Chapter won",
