@@ -227,7 +227,12 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
     content = await api.content(entry.entry.game).catch(() => ({}));
     title.textContent = info?.title || entry.entry.game;
   } catch (error) {
-    clear(root, h("div", { class: "notice notice-error", role: "alert" }, error.message), h("a", { class: "button", href: "#/" }, "Back to the lobby"));
+    // a seat token this server does not know (say, its store was reset) can still watch
+    const watch = token && error.code === "unauthorized"
+      ? h("a", { class: "button", href: `#/c/${campaign}/watch` }, "Watch instead") : null;
+    clear(root,
+      h("div", { class: "notice notice-error", role: "alert" }, error.message),
+      h("div", { class: "bar-actions" }, watch, h("a", { class: "button", href: "#/" }, "Back to the lobby")));
     return () => {};
   }
   connection.start();

@@ -13,8 +13,9 @@ function describeProperty(schema) {
   const variants = schema.anyOf || [schema];
   const nullable = variants.some((v) => v.type === "null");
   const choices = variants.flatMap((v) => v.enum || []);
-  const type = variants.find((v) => v.type && v.type !== "null")?.type || (choices.length ? "enum" : "string");
-  return { choices, nullable, type, default: schema.default ?? null };
+  const typed = variants.find((v) => v.type && v.type !== "null") || {};
+  const type = typed.type || (choices.length ? "enum" : "string");
+  return { choices, nullable, type, default: schema.default ?? null, min: typed.minimum, max: typed.maximum };
 }
 
 function optionField(name, schema) {
@@ -27,7 +28,10 @@ function optionField(name, schema) {
       prop.choices.map((choice, i) =>
         h("option", { value: String(i), selected: choice === prop.default }, String(choice))));
   } else if (prop.type === "integer" || prop.type === "number") {
-    input = h("input", { id, name, type: "number", step: prop.type === "integer" ? 1 : "any", value: prop.default ?? "", dataset: { option: name } });
+    input = h("input", {
+      id, name, type: "number", step: prop.type === "integer" ? 1 : "any", min: prop.min, max: prop.max,
+      value: prop.default ?? "", dataset: { option: name },
+    });
   } else if (prop.type === "boolean") {
     input = h("input", { id, name, type: "checkbox", checked: Boolean(prop.default), dataset: { option: name } });
   } else {

@@ -84,6 +84,9 @@ def test_a_co_op_campaign_from_the_lobby_is_played_live_by_both_seats(
 
 def test_the_lobby_lists_campaigns_with_progress_and_state(server: Live, page: Page) -> None:
     page.goto(server.http + "/")
+    target = page.locator('form.game-card[data-game="dice-race"] input[data-option="target"]')
+    expect(target).to_have_value("20")  # a number input from the schema, its default preselected
+    expect(target).to_have_attribute("max", "1000")
     page.locator('form.game-card[data-game="eila"] select[data-option="chapter"]').select_option(
         label="1"
     )
