@@ -1,4 +1,5 @@
-"""An asyncio client for one campaign's WebSocket, and the few HTTP calls a player needs.
+"""An asyncio client for one campaign's WebSocket, and creating a campaign (the other HTTP calls
+are in :mod:`clients.http`).
 
 ``Seat`` keeps the latest version, view and legal actions as the server pushes them (see
 :mod:`clients.replica`), so a caller only picks an action id::
@@ -79,7 +80,8 @@ class Seat:
         timeout: float = 30.0,
     ) -> AsyncIterator[Seat]:
         """Open the socket, say hello and wait for the welcome. ``name`` is shown to the other
-        sockets; ``presence`` asks to be told who is connected (see ``Replica.presence``)."""
+        sockets; ``presence`` asks to be told who is connected (see ``Replica.presence``). A
+        server that does not answer raises :class:`~clients.http.Unreachable`."""
         protocols = [MSGPACK] if msgpack else None
         url = socket_url(base, campaign)
         try:
