@@ -45,7 +45,9 @@ WAIT_MS = 15_000
 expect.set_options(timeout=WAIT_MS)
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: the sync API runs an event loop of its own in this thread, which
+# must be gone before any asyncio test that runs after these.
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (bash .ci/run installs it).")
@@ -53,7 +55,7 @@ def playwright() -> Iterator[Playwright]:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     yield browser
