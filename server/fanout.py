@@ -10,6 +10,10 @@ Each watcher gets one frame per change: an ``update`` with the new events as its
 them, a JSON Patch from its previous view to the new one and its legal actions; the socket whose
 action caused the change gets that same content as its ``accepted`` answer instead. Frames are
 built once per seat and format, however many sockets share them.
+
+Sockets that ask for it in their ``hello`` are also told who is connected (``presence``) each
+time a socket joins or leaves. The hub knows the sockets of its own process only, so with several
+server processes each socket learns of the others on the same process.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from server import logs
 from server.codec import Recorded
 from server.head import Head
 from server.heads import HeadRepository
-from server.messages import Accepted, Sync, Update
+from server.messages import Accepted, Presence, Present, Sync, Update
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 from server.ws.frames import Frames
@@ -37,13 +41,25 @@ log = logging.getLogger("tabletale.fanout")
 class Watcher:
     """One socket's place in a campaign's fan-out."""
 
-    __slots__ = ("campaign_id", "frames", "outbox", "seat")
+    __slots__ = ("campaign_id", "frames", "name", "outbox", "presence", "seat")
 
-    def __init__(self, campaign_id: str, seat: str | None, frames: Frames, outbox: Outbox) -> None:
+    def __init__(
+        self,
+        campaign_id: str,
+        seat: str | None,
+        frames: Frames,
+        outbox: Outbox,
+        *,
+        name: str | None = None,
+        presence: bool = False,
+    ) -> None:
         self.campaign_id = campaign_id
         self.seat = seat
         self.frames = frames
         self.outbox = outbox
+        self.name = name
+        self.presence = presence
+        """Whether this socket is told who is connected."""
 
 
 class Origin:
@@ -99,7 +115,14 @@ class Hub:
     # -- joining and leaving --------------------------------------------------------------
 
     async def join(
-        self, campaign_id: str, seat: str | None, frames: Frames, outbox: Outbox
+        self,
+        campaign_id: str,
+        seat: str | None,
+        frames: Frames,
+        outbox: Outbox,
+        *,
+        name: str | None = None,
+        presence: bool = False,
     ) -> tuple[Watcher, Head]:
         """Start pushing ``campaign_id``'s changes to ``outbox`` (held until the caller releases
         it with its welcome); returns the head the first pushed change will follow."""
@@ -114,7 +137,7 @@ class Hub:
         # No await from here on: the head read now is the one the next change starts from.
         head = self._heads.cached(campaign_id)
         assert head is not None  # pinned
-        watcher = Watcher(campaign_id, seat, frames, outbox)
+        watcher = Watcher(campaign_id, seat, frames, outbox, name=name, presence=presence)
         outbox.hold()
         self._watchers.setdefault(campaign_id, []).append(watcher)
         return watcher, head
@@ -141,7 +164,23 @@ class Hub:
         if not watchers:
             del self._watchers[campaign_id]
         self._heads.unpin(campaign_id)
+        self.announce(campaign_id)
         await self._unwatch_if_unused(campaign_id)
+
+    def announce(self, campaign_id: str) -> None:
+        """Tell the sockets that asked who is connected to ``campaign_id`` now."""
+        watchers = self._watchers.get(campaign_id, [])
+        listeners = [watcher for watcher in watchers if watcher.presence]
+        if not listeners:
+            return
+        seated = [Present(w.seat, w.name) for w in watchers if w.seat is not None]
+        message = Presence(seated, sum(1 for w in watchers if w.seat is None))
+        built: dict[Frames, Frame] = {}
+        for watcher in listeners:
+            frame = built.get(watcher.frames)
+            if frame is None:
+                frame = built[watcher.frames] = watcher.frames.encode(message)
+            watcher.outbox.put(frame)
 
     async def _unwatch_if_unused(self, campaign_id: str) -> None:
         if campaign_id in self._watchers or self._watching.pop(campaign_id, None) is None:

@@ -125,6 +125,10 @@ class StatsOut(msgspec.Struct, frozen=True):
 class Hello(msgspec.Struct, frozen=True, tag="hello", forbid_unknown_fields=True):
     token: str | None = None
     since: int | None = None
+    name: str | None = None
+    """The player's name, shown to the campaign's other sockets in ``presence``."""
+    presence: bool = False
+    """Push ``presence`` to this socket whenever somebody joins or leaves."""
 
 
 class Act(msgspec.Struct, frozen=True, tag="act", forbid_unknown_fields=True):
@@ -194,6 +198,21 @@ class Sync(msgspec.Struct, frozen=True, tag="sync"):
     reason: str | None = None
 
 
+class Present(msgspec.Struct, frozen=True):
+    """One socket that holds a seat, and the name its player gave, if any."""
+
+    seat: str
+    name: str | None = None
+
+
+class Presence(msgspec.Struct, frozen=True, tag="presence"):
+    """Who is connected to the campaign: one entry per seated socket, in the order they joined,
+    and how many spectators watch. Sent to the sockets that asked for it in ``hello``."""
+
+    seats: list[Present]
+    spectators: int
+
+
 class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
     command_id: str | None
     code: str
@@ -209,4 +228,4 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
     message: str
 
 
-ServerMessage = Welcome | Update | Accepted | Sync | Rejected | ReplayEnd | ErrorMessage
+ServerMessage = Welcome | Update | Accepted | Sync | Presence | Rejected | ReplayEnd | ErrorMessage

@@ -1,10 +1,11 @@
 """Running the server: pick the store, build the app, hand it to uvicorn.
 
 With a Redis URL the Redis Streams store is used (under the key prefix ``redis_prefix``); without
-one the embedded SQLite store under the data directory. The first log line says which. With
-``workers`` above 1 (Redis only), uvicorn runs that many processes on one port, each building its
-app from the settings it inherits through the environment, and keeping its metrics in a temporary
-directory made for the run (:mod:`server.metrics`), removed when the server stops.
+one the embedded SQLite store under the data directory. The first log line says which, the second
+the address to open in a browser. With ``workers`` above 1 (Redis only), uvicorn runs that many
+processes on one port, each building its app from the settings it inherits through the
+environment, and keeping its metrics in a temporary directory made for the run
+(:mod:`server.metrics`), removed when the server stops.
 """
 
 from __future__ import annotations
@@ -38,10 +39,23 @@ def app_from_environment() -> Starlette:
     return build_app(load())
 
 
+def browser_url(settings: Settings) -> str:
+    """The address to open the browser client at (a wildcard host is reached on loopback)."""
+    host = settings.host
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "[::1]"
+    elif ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{settings.port}/"
+
+
 def serve(settings: Settings) -> None:
     settings.check()
     logs.configure(settings.log_format)
     log.info(describe_store(settings))
+    log.info("Open %s in a browser.", browser_url(settings))
     options = dict(
         host=settings.host,
         port=settings.port,

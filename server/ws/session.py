@@ -4,8 +4,10 @@ A session starts with the client's ``hello`` (a seat token or none, and optional
 last version it saw). The server answers ``welcome`` with the full view at the head (and, after a
 ``since``, the events the client missed), then pushes one ``update`` per change. An action is
 answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
-action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. Every frame
-leaves through the session's :class:`~server.ws.outbox.Outbox`, in order.
+action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. A ``hello``
+with ``presence`` also gets ``presence`` (who is connected) after its welcome and whenever a socket
+joins or leaves. Every frame leaves through the session's :class:`~server.ws.outbox.Outbox`, in
+order.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ MAX_BAD_FRAMES = 8
 
 OUTBOX_LIMIT = 256
 """Frames a socket may leave unread before it is sent one fresh sync instead."""
+
+MAX_NAME = 40
+"""The longest player name a ``hello`` may give (characters)."""
 
 
 class Closed(Exception):
@@ -137,9 +142,15 @@ class Session:
 
     async def _join(self, hello: Hello) -> None:
         service = self.ctx.service
+        name = (hello.name or "").strip() or None
+        if name is not None and len(name) > MAX_NAME:
+            self.send(ErrorMessage("bad_request", f"A name has at most {MAX_NAME} characters."))
+            return
         facts = await service.facts(self.campaign_id)
         seat = seat_for(facts.attrs, hello.token)
-        watcher, head = await self.ctx.hub.join(self.campaign_id, seat, self.frames, self.outbox)
+        watcher, head = await self.ctx.hub.join(
+            self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
+        )
         try:
             missed = []
             if hello.since is not None:
@@ -170,6 +181,7 @@ class Session:
             missed=missed,
         )
         self.outbox.release(self.frames.encode(welcome))
+        self.ctx.hub.announce(self.campaign_id)
 
     async def act(self, act: Act) -> None:
         watcher = self.watcher
