@@ -23,7 +23,14 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
-from domain.core.engine import evolve, last_rewind, replay, rewind_targets, states
+from domain.core.engine import (
+    check_ruleset,
+    evolve,
+    last_rewind,
+    replay,
+    rewind_targets,
+    states,
+)
 from domain.core.events import CampaignCreated, Rewound
 from domain.core.game import Step
 from domain.core.hashing import state_hash
@@ -170,6 +177,8 @@ class HeadRepository:
         first = await self.store.read(campaign_id, 0, 1)
         created = codec_for(game).decode(first[0].data).event
         assert isinstance(created, CampaignCreated)
+        # A snapshot may spare the fold its first event: the ruleset is checked here too.
+        check_ruleset(game, created)
         facts = Facts(
             campaign_id,
             game,

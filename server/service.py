@@ -77,7 +77,7 @@ class CampaignService:
             raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
         salt = self._fresh.salt()
         created = CampaignCreated(game.name, game.ruleset, seed, salt, seat_tuple, options)
-        state = game.initial(created)
+        state = evolve(game, None, created)
         steps: list[Step] = [(created, state)]
         for event in game.setup(state):
             state = evolve(game, state, event)

@@ -12,18 +12,34 @@ from typing import Any
 
 import msgspec
 
+from domain.core.errors import UnsupportedRuleset
 from domain.core.events import CampaignCreated, Reseeded, Rewound
 from domain.core.game import Game
 from domain.core.rng import Rng
 
 
+def check_ruleset(game: Game, created: CampaignCreated) -> None:
+    """Refuse a campaign recorded under a ruleset this engine does not implement: its events would
+    mean something else under today's rules and content."""
+    if created.game != game.name or created.ruleset != game.ruleset:
+        raise UnsupportedRuleset(
+            f"This campaign of {created.game} was recorded under the ruleset {created.ruleset!r}, "
+            f"which this server does not implement (it plays {game.name} by {game.ruleset!r})."
+        )
+
+
 def evolve(game: Game, state: Any, event: Any) -> Any:
-    """Apply one event that is not a rewind."""
+    """Apply one event that is not a rewind.
+
+    Creation and reseeding are handled here for every game: the engine checks the ruleset and
+    keys the campaign's generator with the event's seed and salt.
+    """
     kind = type(event)
     if kind is CampaignCreated:
-        return game.initial(event)
+        check_ruleset(game, event)
+        return msgspec.structs.replace(game.initial(event), rng=Rng(event.seed, 0, event.salt))
     if kind is Reseeded:
-        return msgspec.structs.replace(state, rng=Rng(event.seed))
+        return msgspec.structs.replace(state, rng=Rng(event.seed, 0, event.salt))
     if kind is Rewound:
         raise ValueError("A rewind is resolved by the replay loop, not by evolve.")
     return game.evolve(state, event)

@@ -10,6 +10,7 @@ from domain.core.errors import InvalidOptions
 from domain.core.events import CampaignCreated, Options
 from domain.core.game import LegalAction, Outcome, Step
 from domain.core.rng import Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.eila.actions import EilaAction
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
 from domain.eila.describe import describe
@@ -36,7 +37,7 @@ def chapter_outcome(state: EilaState) -> Literal["running", "won", "lost"]:
 class EilaGame:
     name = "eila"
     title = "Eila and Something Shiny"
-    ruleset = "eila-1"
+    ruleset = ruleset_name("eila", 2, content_version(DEFAULT_PACK))
     event_type: Any = EilaEvent
     state_type: Any = EilaState
     view_type: Any = EilaView

@@ -17,6 +17,7 @@ from domain.core.engine import states
 from domain.core.game import Episodic, Game
 from domain.games import GAMES, get_game
 from server.bots import RandomBot
+from server.fresh import Counted
 from server.service import CampaignService
 from server.store.memory import MemoryStore
 
@@ -45,7 +46,8 @@ def result(game: Game, state: Any) -> str:
 
 async def play(game_name: str, seats: tuple[str, ...], seed: int, bot_seed: int) -> Playthrough:
     game = get_game(game_name)
-    service = CampaignService(MemoryStore())
+    # Salts are part of the luck: a counted one keeps each example reproducible.
+    service = CampaignService(MemoryStore(), fresh=Counted("prop", seed))
     created = await service.create(game_name, seed=seed, seats=seats)
     run = Playthrough(service, created.id, created.version)
     bot = RandomBot(bot_seed)
