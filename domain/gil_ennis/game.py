@@ -10,14 +10,18 @@ from domain.core.errors import InvalidOptions
 from domain.core.events import CampaignCreated, Options
 from domain.core.game import LegalAction, Outcome, Step, action_id
 from domain.core.rng import Chance, Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.gil_ennis import rules
-from domain.gil_ennis.content import CONTENT
+from domain.gil_ennis.content import CONTENT, CONTENT_DIR
 from domain.gil_ennis.describe import describe
-from domain.gil_ennis.events import DiceRolled, DreamsShuffled, GilEnnisEvent
+from domain.gil_ennis.events import DreamsShuffled, GilEnnisEvent
+from domain.gil_ennis.rules import placing
 from domain.gil_ennis.rules.evolve import evolve
-from domain.gil_ennis.state import CHARACTERS, GilEnnisState
+from domain.gil_ennis.state import GilEnnisState
 from domain.gil_ennis.view import GilEnnisView, view
 
+RULES_VERSION = 2
+"""Bump (with a line in RULES_NOTES.md) when the rules code changes what a stream means."""
 SEAT_LAYOUTS = (("player",), ("gil", "ennis"))
 DIFFICULTIES = {"easy": 1, "normal": 3}
 OWN_EVENTS = get_args(GilEnnisEvent)
@@ -35,7 +39,7 @@ def worry_option(options: Options) -> int:
 class GilEnnisGame:
     name = "gil-ennis"
     title = "The Epic of Gil & Ennis"
-    ruleset = "gil-ennis/1"
+    ruleset = ruleset_name("gil-ennis", RULES_VERSION, content_version(CONTENT_DIR))
     event_type: Any = GilEnnisEvent
     state_type: Any = GilEnnisState
     view_type: Any = GilEnnisView
@@ -70,10 +74,7 @@ class GilEnnisGame:
 
     def setup(self, state: GilEnnisState) -> list[GilEnnisEvent]:
         chance = Chance(state.rng)
-        events: list[GilEnnisEvent] = []
-        for who in CHARACTERS:
-            faces = chance.dice(5)
-            events.append(DiceRolled(who, faces, chance.rng.draws))
+        events = placing.setup_events(state, chance)
         order = chance.shuffled([card.id for card in CONTENT.dreams])
         events.append(DreamsShuffled(order, len(order), chance.rng.draws))
         return events
