@@ -90,6 +90,12 @@ def replay(
     return result
 
 
+def waits(game: Game, state: Any) -> bool:
+    """Whether some seat has a decision to make in ``state``, or the campaign has ended: the
+    states a campaign may be forked or rewound to (with the version closing an action's events)."""
+    return game.outcome(state) != "running" or bool(game.to_act(state))
+
+
 def rewind_targets(events: Iterable[tuple[int, Any]], before: int) -> list[int]:
     """The versions at or below ``before`` that rewinds in ``events`` return to, oldest first."""
     return sorted({e.to for _, e in events if type(e) is Rewound and e.to <= before})

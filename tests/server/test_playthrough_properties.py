@@ -88,6 +88,12 @@ def test_every_game_ends_and_replays_to_the_stored_hashes(
         assert report.ok, report.first_divergence
         assert report.events == version
         assert all(chosen_at < version for chosen_at, _, _ in run.commands)
+        # every version an action was chosen at, and the end, are decision points
+        head = await run.service.head(run.campaign)
+        points = await run.service.points(head)
+        assert {chosen_at for chosen_at, _, _ in run.commands} | {version} <= set(points.fork)
+        if head.outcome != "running":
+            assert points.rewind == ()  # a finished campaign is not rewound
         rebuilt = CampaignService(run.service.store)
         _, again = await rebuilt.replay(run.campaign)
         assert again == state
@@ -129,18 +135,22 @@ def test_rewind_plus_same_actions_equals_original(
 ) -> None:
     async def check() -> None:
         run = await play(game_name, seats, seed, bot_seed)
-        if not run.commands:
+        if len(run.commands) < 2:
             return
-        cut = data.draw(st.integers(0, len(run.commands) - 1), label="commands kept")
-        at = run.commands[cut][0]
         original = await run.service.events(run.campaign)
-        rewound = await run.service.rewind(run.campaign, at)
-        await replay_commands(run.service, run.campaign, run.commands[cut:])
-        again = await run.service.events(run.campaign, rewound.last)
+        # A finished campaign is not rewound: play the same game again short of its last action.
+        service = CampaignService(MemoryStore(), fresh=Counted("prop", seed))
+        campaign = (await service.create(game_name, seed=seed, seats=seats)).id
+        await replay_commands(service, campaign, run.commands[:-1])
+        cut = data.draw(st.integers(0, len(run.commands) - 2), label="commands kept")
+        at = run.commands[cut][0]
+        rewound = await service.rewind(campaign, at)
+        await replay_commands(service, campaign, run.commands[cut:])
+        again = await service.events(campaign, rewound.last)
         assert hashes(again) == hashes(original[at:])
-        _, now = await run.service.state_at(run.campaign)
-        _, then = await run.service.state_at(run.campaign, original[-1].version)
+        _, now = await service.state_at(campaign)
+        _, then = await run.service.state_at(run.campaign)
         assert now == then
-        assert (await run.service.verify(run.campaign)).ok
+        assert (await service.verify(campaign)).ok
 
     asyncio.run(check())
