@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.errors import IllegalAction, NotYourTurn
+from domain.core.errors import IllegalAction, NotYourTurn, UnsupportedRuleset
+from server.errors import classify, status_for
 from server.fresh import Counted
 from server.service import CampaignService
 from server.store.base import VersionConflict
 from server.store.memory import MemoryStore
+from tests.support.retired import retire
 
 
 @pytest.fixture
@@ -149,3 +151,19 @@ async def test_a_reseeded_fork_cannot_be_rewound_to_its_parents_luck(
     plain = await service.fork(fork.id, 6)
     assert (await service.store.info(plain.id)).attrs["seeded_at"] == "5"
     assert plain.seed_hash == fork.seed_hash
+
+
+async def test_a_campaign_of_a_retired_ruleset_is_refused_with_a_typed_error() -> None:
+    store = MemoryStore()
+    service = CampaignService(store, fresh=Counted("o", 1), clock=lambda: 0, snapshot_every=2)
+    c = await service.create("dice-race", seed=5, options={"target": 500})
+    await play(service, c.id, 4)
+    retire(store, c.id, "dice-race/0")
+    # A process that never saw it refuses it, though a snapshot would spare the replay version 1.
+    cold = CampaignService(store)
+    with pytest.raises(UnsupportedRuleset, match="'dice-race/0'") as refused:
+        await cold.head(c.id)
+    body = classify(refused.value)
+    assert body is not None and body.code == "unsupported_ruleset" and status_for(body) == 409
+    with pytest.raises(UnsupportedRuleset):
+        await cold.verify(c.id)
