@@ -226,12 +226,23 @@ class HeadRepository:
         facts = head.facts if head is not None else await self.facts(campaign_id)
         return (await self._rebuild(facts, version)).state
 
+    async def state_in(self, head: Head, version: int) -> Any:
+        """The state at ``version`` of ``head``'s campaign, for a caller that holds the
+        campaign's lock (it never waits for the lock, as :meth:`state_at` may to load facts)."""
+        if version == head.version:
+            return head.state
+        return (await self._rebuild(head.facts, version)).state
+
     async def events(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
     ) -> list[Recorded[Any]]:
         """Stored events ``after < version <= until``, decoded, oldest first."""
-        facts = await self.facts(campaign_id)
-        stored = await self.store.read(campaign_id, after, until, limit)
+        return await self._read(await self.facts(campaign_id), after, until, limit)
+
+    async def _read(
+        self, facts: Facts, after: int, until: int | None = None, limit: int | None = None
+    ) -> list[Recorded[Any]]:
+        stored = await self.store.read(facts.id, after, until, limit)
         decode = facts.codec.decode_recorded
         return [decode(e.version, e.data) for e in stored]
 
@@ -263,7 +274,8 @@ class HeadRepository:
             return tuple(v for v in known.points if v <= head.version)
         version, state, points = (0, None, ()) if known is None else known
         if version < head.version:
-            recorded = await self.events(campaign_id, version, head.version)
+            # Only what ``head`` carries is used, never the lock: a rewind asks from inside it.
+            recorded = await self._read(head.facts, version, head.version)
             folded = await self._each(head.facts, recorded, state, version)
             game = head.game
             found = [

@@ -210,7 +210,7 @@ class CampaignService:
 
         async def decide(head: Head) -> list[Step]:
             check_rewind(head, await self.points(head), to)
-            return [(Rewound(to), await self.heads.state_at(campaign_id, to))]
+            return [(Rewound(to), await self.heads.state_in(head, to))]
 
         return await self.heads.commit(
             campaign_id, expected_version, decide, seat=seat, command_id=command_id
