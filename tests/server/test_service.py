@@ -119,7 +119,7 @@ async def test_verify_names_first_divergent_event(service: CampaignService) -> N
     report = await service.verify(c.id)
     assert not report.ok
     assert report.first_divergence is not None and report.first_divergence.version == 4
-    assert Envelope  # the envelope layout is array-like: [event, hash, seat, command, at_ms]
+    assert Envelope  # array-like: [event, hash, seat, command, at_ms, settled]
 
 
 async def test_state_at_uses_snapshots_and_matches_full_replay(service: CampaignService) -> None:
