@@ -122,19 +122,27 @@ def _organizing(state: GilEnnisState) -> list[Candidate]:
 
 
 def _moving_on(found: list[Candidate], note: str) -> list[Candidate]:
+    if not note:
+        return found
     return [Candidate(c.seats, c.action, f"{c.label} ({note})") for c in found]
 
 
 def candidates(state: GilEnnisState) -> list[Candidate]:
-    found = _specials(state)
-    if state.step == "campsite":
-        found += _moving_on(power_candidates(state), "ends step i, the campsite action")
-        found += _moving_on(_organizing(state), "ends steps i and ii, to organizing")
-    elif state.step == "abilities":
-        found += power_candidates(state)
-        found += _moving_on(_organizing(state), "ends step ii, the abilities")
-    else:
-        found += _organizing(state)
+    specials = _specials(state)
+    powers = power_candidates(state) if state.step in ("campsite", "abilities") else []
+    # Labels say when an action gives up what an earlier step still offers.
+    closing = {
+        (True, True): "ends steps i and ii, to organizing",
+        (True, False): "ends step i, the campsite action",
+        (False, True): "ends step ii, the abilities",
+        (False, False): "",
+    }
+    open_i, open_ii = bool(specials), bool(powers)
+    found = [
+        *specials,
+        *_moving_on(powers, closing[open_i, False]),
+        *_moving_on(_organizing(state), closing[open_i, open_ii]),
+    ]
     # A seat that has turned in is done with this pitch.
     out = [c for c in found if c.seats[0] not in state.ready]
     for seat in state.seats:

@@ -97,6 +97,10 @@ def test_labels_say_when_an_action_moves_the_pitch_on() -> None:
     assert "ends steps i and ii" in labels[Organize("gil", "pocket", 3, "backpack", 0)]
     assert "ends" not in labels[Give("gil", "hand", 5)]
     assert "ends" not in labels[TurnIn()]
+    # With no campsite action to give up, an ability closes nothing worth a note.
+    quiet = {legal.action: legal.label for legal in _legal(_pitch(None))}
+    assert "ends" not in quiet[UsePower("gil", NUDGE, "hand", 5, 6)]
+    assert "ends step ii, the abilities" in quiet[Organize("gil", "pocket", 3, "backpack", 0)]
 
 
 def _legal(state: GilEnnisState) -> list[Any]:
