@@ -276,6 +276,9 @@ class HeadRepository:
         if version < head.version:
             # Only what ``head`` carries is used, never the lock: a rewind asks from inside it.
             recorded = await self._read(head.facts, version, head.version)
+            if not recorded or recorded[0].version != version + 1:
+                # The store's history is not what the head was built from: start again later.
+                raise StoreError(f"Campaign {campaign_id} changed while its history was read.")
             folded = await self._each(head.facts, recorded, state, version)
             game = head.game
             found = [
@@ -283,7 +286,7 @@ class HeadRepository:
                 for item, after in zip(recorded, folded, strict=True)
                 if item.settled and waits(game, after)
             ]
-            version, state, points = head.version, folded[-1], (*points, *found)
+            version, state, points = recorded[-1].version, folded[-1], (*points, *found)
         self._points[campaign_id] = _Points(version, state, points)
         self._points.move_to_end(campaign_id)
         while len(self._points) > self._capacity:
