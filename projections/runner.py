@@ -11,6 +11,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from domain.core.errors import UnsupportedRuleset
 from domain.core.game import Game
 from projections.catalog import CatalogEntry, catalog_entry
 from projections.stats import GameStats, statistics
@@ -55,6 +56,7 @@ class CatalogRunner:
         self._source = source
         self._page = page
         self._entries: dict[str, CatalogEntry] = {}
+        self._unsupported: set[str] = set()
 
     def checkpoint(self, campaign_id: str) -> int:
         entry = self._entries.get(campaign_id)
@@ -73,9 +75,16 @@ class CatalogRunner:
         entry = self._entries.get(info.id)
         if entry is not None and entry.version >= info.head:
             return entry
-        if info.head == 0:  # being created right now
+        if info.head == 0 or info.id in self._unsupported:  # being created, or unreadable here
             return None
-        game, version, state = await self._source.head(info.id)
+        try:
+            game, version, state = await self._source.head(info.id)
+        except UnsupportedRuleset as error:
+            # A campaign of rules this server does not implement stays out of the catalog,
+            # rather than failing every pass.
+            log.warning("Campaign %s is left out of the catalog: %s", info.id, error)
+            self._unsupported.add(info.id)
+            return None
         entry = catalog_entry(
             game,
             state,

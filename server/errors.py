@@ -26,6 +26,7 @@ STATUS: dict[str, int] = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "stale_version": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,
+    "unsupported_ruleset": status.HTTP_409_CONFLICT,
     "illegal_action": status.HTTP_422_UNPROCESSABLE_CONTENT,
     "not_your_turn": status.HTTP_422_UNPROCESSABLE_CONTENT,
     "too_large": status.HTTP_413_CONTENT_TOO_LARGE,

@@ -21,9 +21,17 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from domain.core.engine import evolve, last_rewind, replay, rewind_targets, states
+from domain.core.engine import (
+    check_ruleset,
+    evolve,
+    last_rewind,
+    replay,
+    rewind_targets,
+    states,
+    waits,
+)
 from domain.core.events import CampaignCreated, Rewound
 from domain.core.game import Step
 from domain.core.hashing import state_hash
@@ -64,6 +72,14 @@ class HeadListener(Protocol):
 Decide = Callable[[Head], Awaitable[list[Step]]]
 
 
+class _Points(NamedTuple):
+    """A campaign's decision points up to ``version``, and the state there to go on from."""
+
+    version: int
+    state: Any
+    points: tuple[int, ...]
+
+
 class HeadRepository:
     def __init__(
         self,
@@ -82,6 +98,7 @@ class HeadRepository:
         self._pins: dict[str, int] = {}
         self._locks = KeyedLock()
         self._listeners: list[HeadListener] = []
+        self._points: OrderedDict[str, _Points] = OrderedDict()
 
     # -- the cache ------------------------------------------------------------------------
 
@@ -136,6 +153,7 @@ class HeadRepository:
             listener.advanced(before, after, recorded, origin)
 
     def _reset(self, head: Head) -> None:
+        self._points.pop(head.facts.id, None)
         self._remember(head)
         for listener in self._listeners:
             listener.reset(head)
@@ -170,6 +188,8 @@ class HeadRepository:
         first = await self.store.read(campaign_id, 0, 1)
         created = codec_for(game).decode(first[0].data).event
         assert isinstance(created, CampaignCreated)
+        # A snapshot may spare the fold its first event: the ruleset is checked here too.
+        check_ruleset(game, created)
         facts = Facts(
             campaign_id,
             game,
@@ -206,12 +226,23 @@ class HeadRepository:
         facts = head.facts if head is not None else await self.facts(campaign_id)
         return (await self._rebuild(facts, version)).state
 
+    async def state_in(self, head: Head, version: int) -> Any:
+        """The state at ``version`` of ``head``'s campaign, for a caller that holds the
+        campaign's lock (it never waits for the lock, as :meth:`state_at` may to load facts)."""
+        if version == head.version:
+            return head.state
+        return (await self._rebuild(head.facts, version)).state
+
     async def events(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
     ) -> list[Recorded[Any]]:
         """Stored events ``after < version <= until``, decoded, oldest first."""
-        facts = await self.facts(campaign_id)
-        stored = await self.store.read(campaign_id, after, until, limit)
+        return await self._read(await self.facts(campaign_id), after, until, limit)
+
+    async def _read(
+        self, facts: Facts, after: int, until: int | None = None, limit: int | None = None
+    ) -> list[Recorded[Any]]:
+        stored = await self.store.read(facts.id, after, until, limit)
         decode = facts.codec.decode_recorded
         return [decode(e.version, e.data) for e in stored]
 
@@ -224,6 +255,43 @@ class HeadRepository:
         recorded = await self.events(campaign_id, after, until)
         folded = await self._each(facts, recorded, start, after)
         return start, list(zip(recorded, folded, strict=True))
+
+    # -- decision points ------------------------------------------------------------------
+
+    async def decision_points(self, head: Head) -> tuple[int, ...]:
+        """The versions up to ``head`` where some seat has a decision to make or the campaign
+        has ended, oldest first: the only ones a campaign may be forked or rewound to.
+
+        A version qualifies when its event closes an append (``settled``) and its state waits
+        (:func:`~domain.core.engine.waits`). Each version names one state forever, so the list
+        only grows: it is kept per campaign with the state it reached and extended from there,
+        and dropped when the store's history turns out not to be the cached one.
+        """
+        campaign_id = head.facts.id
+        known = self._points.get(campaign_id)
+        if known is not None and known.version >= head.version:
+            self._points.move_to_end(campaign_id)
+            return tuple(v for v in known.points if v <= head.version)
+        version, state, points = (0, None, ()) if known is None else known
+        if version < head.version:
+            # Only what ``head`` carries is used, never the lock: a rewind asks from inside it.
+            recorded = await self._read(head.facts, version, head.version)
+            if not recorded or recorded[0].version != version + 1:
+                # The store's history is not what the head was built from: start again later.
+                raise StoreError(f"Campaign {campaign_id} changed while its history was read.")
+            folded = await self._each(head.facts, recorded, state, version)
+            game = head.game
+            found = [
+                item.version
+                for item, after in zip(recorded, folded, strict=True)
+                if item.settled and waits(game, after)
+            ]
+            version, state, points = recorded[-1].version, folded[-1], (*points, *found)
+        self._points[campaign_id] = _Points(version, state, points)
+        self._points.move_to_end(campaign_id)
+        while len(self._points) > self._capacity:
+            self._points.popitem(last=False)
+        return points
 
     # -- folding (the one place rewinds are resolved) -------------------------------------
 
@@ -384,11 +452,13 @@ class HeadRepository:
         payloads: list[bytes] = []
         recorded: list[Recorded[Any]] = []
         version = head.version
-        for event, state in steps:
+        last = len(steps) - 1
+        for index, (event, state) in enumerate(steps):
             version += 1
             digest = state_hash(state)
-            payloads.append(encode(Envelope(event, digest, seat, command_id, now)))
-            recorded.append(Recorded(version, event, digest, seat, command_id, now))
+            settled = index == last
+            payloads.append(encode(Envelope(event, digest, seat, command_id, now, settled)))
+            recorded.append(Recorded(version, event, digest, seat, command_id, now, settled))
         try:
             result = await self.store.append(
                 facts.id, head.version, payloads, command_id=command_id, now_ms=now

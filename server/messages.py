@@ -87,6 +87,10 @@ class StateOut(msgspec.Struct, frozen=True):
     seed_hash: str = ""
     seed: int | None = None
     salt: str | None = None
+    fork_points: list[int] = []
+    """The versions the campaign may be forked at: where a seat had a decision to make."""
+    rewind_points: list[int] = []
+    """The versions it may be rewound to (none once it has ended)."""
 
 
 class CampaignOut(msgspec.Struct, frozen=True):
@@ -113,6 +117,8 @@ class EventsOut(msgspec.Struct, frozen=True):
 class TimelineOut(msgspec.Struct, frozen=True):
     head: int
     lines: list[Line]
+    fork_points: list[int] = []
+    rewind_points: list[int] = []
 
 
 class StatsOut(msgspec.Struct, frozen=True):
@@ -159,6 +165,8 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     legal_actions: list[Choice]
     outcome: Outcome
     missed: list[SeenEvent] = []
+    decision_point: bool | None = None
+    """Replays only: whether ``version`` is a decision point (see :class:`Update`)."""
 
 
 class Update(msgspec.Struct, frozen=True, tag="update"):
@@ -171,6 +179,9 @@ class Update(msgspec.Struct, frozen=True, tag="update"):
     patch: list[PatchOp]
     legal_actions: list[Choice]
     outcome: Outcome
+    decision_point: bool | None = None
+    """Replays only: whether a seat had a decision to make at ``version`` (or the campaign had
+    ended there). Such versions, from the campaign's origin on, are its fork and rewind points."""
 
 
 class Accepted(msgspec.Struct, frozen=True, tag="accepted"):

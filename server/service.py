@@ -24,11 +24,11 @@ from server.codec import Recorded, codec_for
 from server.fresh import Fresh, wall_clock_ms
 from server.head import Facts, Head
 from server.heads import ORIGIN, HeadRepository
+from server.points import SEEDED_AT, Points, check_fork, check_rewind, points_of, seeded_at
 from server.results import Acted, Created, Divergence, VerifyReport
 from server.store.base import CampaignInfo, EventStore
 
 SEED_HASH = "seed_hash"
-SEEDED_AT = "seeded_at"  # the version of the event that set the seed in force (created or reseeded)
 
 
 class UnknownSeat(DomainError):
@@ -76,7 +76,7 @@ class CampaignService:
         created = CampaignCreated(
             game.info.name, game.info.ruleset, seed, salt, seat_tuple, options
         )
-        state = game.initial(created)
+        state = evolve(game, None, created)
         steps: list[Step] = [(created, state)]
         for event in game.setup(state):
             state = evolve(game, state, event)
@@ -111,6 +111,10 @@ class CampaignService:
             )
         return version, await self.heads.state_at(campaign_id, version)
 
+    async def points(self, head: Head) -> Points:
+        """Where the campaign at ``head`` may be forked and rewound to (:mod:`server.points`)."""
+        return points_of(head, await self.heads.decision_points(head))
+
     async def facts(self, campaign_id: str) -> Facts:
         return await self.heads.facts(campaign_id)
 
@@ -141,7 +145,7 @@ class CampaignService:
         """
         if head.outcome == "running":
             return None
-        at = int(head.facts.attrs.get(SEEDED_AT, "1"))
+        at = seeded_at(head)
         return last_seeding(await self.heads.events(campaign_id, at - 1, at))
 
     # -- writing --------------------------------------------------------------------------
@@ -201,12 +205,8 @@ class CampaignService:
             expected_version = (await self.heads.head(campaign_id)).version
 
         async def decide(head: Head) -> list[Step]:
-            if not head.facts.origin <= to < head.version:
-                raise IllegalAction(
-                    f"Campaign {campaign_id} can be rewound to versions {head.facts.origin} to "
-                    f"{head.version - 1}, not to {to}."
-                )
-            return [(Rewound(to), await self.heads.state_at(campaign_id, to))]
+            check_rewind(head, await self.points(head), to)
+            return [(Rewound(to), await self.heads.state_in(head, to))]
 
         return await self.heads.commit(
             campaign_id, expected_version, decide, seat=seat, command_id=command_id
@@ -223,11 +223,7 @@ class CampaignService:
         """A new campaign sharing ``campaign_id``'s history up to ``at`` (copy-on-write)."""
         parent = await self.heads.head(campaign_id)
         facts = parent.facts
-        if not facts.origin <= at <= parent.version:
-            raise IllegalAction(
-                f"Campaign {campaign_id} can be forked at versions {facts.origin} to "
-                f"{parent.version}, not at {at}."
-            )
+        check_fork(parent, await self.points(parent), at)
         child_id = self._fresh.campaign_id()
         inherited = {k: v for k, v in facts.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT)}
         child_attrs = {**inherited, **(attrs or {})}

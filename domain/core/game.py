@@ -38,7 +38,9 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The game's name in the API and CLI (``gil-ennis``, ``eila``, ``machina``)."""
     title: str
     ruleset: str
-    """Recorded in every campaign created; bump it when rules change what a stream means."""
+    """Recorded in every campaign created and checked when one is replayed: the engine refuses a
+    campaign whose ruleset differs. It names the rules version and the content version
+    (``gil-ennis/2+content.1``); bump it when rules or content change what a stream means."""
     seat_layouts: tuple[tuple[str, ...], ...]
     """The seat tuples a campaign may be created with; the first is the default."""
     hidden_information: bool
@@ -70,7 +72,8 @@ class Game(Protocol):
     """The Struct ``view`` returns."""
 
     def initial(self, created: CampaignCreated) -> Any:
-        """The state right after ``created``: pure, no draws."""
+        """The state right after ``created``: pure, no draws. The engine then keys its ``rng``
+        with the campaign's seed and salt (see :func:`domain.core.engine.evolve`)."""
         ...
 
     def setup(self, state: Any) -> list[Any]:

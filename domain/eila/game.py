@@ -9,6 +9,7 @@ import msgspec
 from domain.core.events import CampaignCreated
 from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, options_of
 from domain.core.rng import Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.eila.actions import EilaAction
 from domain.eila.box import Box, box
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
@@ -52,7 +53,7 @@ class EilaGame:
         self.info = GameInfo(
             name="eila",
             title="Eila and Something Shiny",
-            ruleset="eila-1",
+            ruleset=ruleset_name("eila", 2, content_version(DEFAULT_PACK)),
             seat_layouts=((rules_decide.SEAT,),),
             hidden_information=True,
             chance=True,

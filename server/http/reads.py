@@ -45,6 +45,7 @@ async def state(request: Request) -> Response:
     at = query_int(request, "at", None, low=1)
     head = await ctx.service.head(cid)
     seeding = await ctx.service.revealed(cid, head)
+    points = await ctx.service.points(head)
     if at is None or at == head.version:
         version, view, legal, outcome = (
             head.version,
@@ -66,6 +67,8 @@ async def state(request: Request) -> Response:
         seed_hash=head.facts.attrs.get(SEED_HASH, ""),
         seed=None if seeding is None else seeding.seed,
         salt=None if seeding is None else seeding.salt,
+        fork_points=list(points.fork),
+        rewind_points=list(points.rewind),
     )
     return json(out)
 
@@ -76,10 +79,11 @@ async def timeline_of(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     await seat_of(request)
-    game = await ctx.service.game_of(cid)
-    recorded = await ctx.service.events(cid)
-    head = recorded[-1].version if recorded else 0
-    return json(TimelineOut(head, timeline(game, recorded)))
+    head = await ctx.service.head(cid)
+    points = await ctx.service.points(head)
+    recorded = await ctx.service.events(cid, 0, head.version)
+    lines = timeline(head.game, recorded)
+    return json(TimelineOut(head.version, lines, list(points.fork), list(points.rewind)))
 
 
 @operation("Statistics per game and chapter.", StatsOut)

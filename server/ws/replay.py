@@ -80,9 +80,18 @@ async def replay_socket(websocket: WebSocket) -> None:
         seat = seat_for(facts.attrs, hello.token)
         version = min(int(start), head.version)
         state, steps = await service.heads.walk(cid, version, head.version)
+        points = set(await service.heads.decision_points(head))
         view = seat_view(game, state, seat)
         welcome = Welcome(
-            cid, game.info.name, seat, list(facts.seats), version, view, [], game.outcome(state)
+            cid,
+            game.info.name,
+            seat,
+            list(facts.seats),
+            version,
+            view,
+            [],
+            game.outcome(state),
+            decision_point=version in points,
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed
@@ -93,7 +102,13 @@ async def replay_socket(websocket: WebSocket) -> None:
             event = seen(game, recorded, seat, ended=outcome != "running")
             new_view = seat_view(game, after, seat)
             update = Update(
-                recorded.version, recorded.version, [event], diff(view, new_view), [], outcome
+                recorded.version,
+                recorded.version,
+                [event],
+                diff(view, new_view),
+                [],
+                outcome,
+                decision_point=recorded.version in points,
             )
             view = new_view
             await websocket.send(frames.encode(update))
