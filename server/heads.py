@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from domain.core.engine import evolve, last_rewind, replay, rewind_targets, states
+from domain.core.errors import DomainError
 from domain.core.events import CampaignCreated, Rewound
 from domain.core.game import Step
 from domain.core.hashing import state_hash
@@ -32,7 +33,13 @@ from server.codec import Envelope, Recorded, codec_for
 from server.head import Facts, Head
 from server.keyed_lock import KeyedLock
 from server.results import Acted
-from server.store.base import EventStore, StoredEvent, StoreError, VersionConflict
+from server.store.base import (
+    AppendResult,
+    EventStore,
+    StoredEvent,
+    StoreError,
+    VersionConflict,
+)
 
 log = logging.getLogger("tabletale.heads")
 
@@ -359,14 +366,24 @@ class HeadRepository:
             head = self.cached(campaign_id) or await self._load(campaign_id)
             if expected_version > head.version:
                 head = await self._catch_up(head)
-            if expected_version != head.version:
-                if command_id is not None:
-                    prior = await self.store.command_result(campaign_id, command_id)
-                    if prior is not None:
-                        return await self._duplicate(head, prior.first, prior.last)
-                raise VersionConflict(campaign_id, expected_version, head.version)
-            steps = await decide(head)
+            try:
+                if expected_version != head.version:
+                    raise VersionConflict(campaign_id, expected_version, head.version)
+                steps = await decide(head)
+            except (DomainError, VersionConflict):
+                # A known command id is a duplicate whatever version it names or whatever the
+                # rules now say of it. Looked up only here, on the way to a refusal: a command
+                # that is decided goes to the append script, which checks the id first anyway.
+                prior = await self._prior(campaign_id, command_id)
+                if prior is None:
+                    raise
+                return await self._duplicate(head, prior.first, prior.last)
             return await self._append(head, steps, seat, command_id, origin)
+
+    async def _prior(self, campaign_id: str, command_id: str | None) -> AppendResult | None:
+        if command_id is None:
+            return None
+        return await self.store.command_result(campaign_id, command_id)
 
     async def _append(
         self,
