@@ -13,6 +13,7 @@ from starlette.routing import Route, WebSocketRoute
 from domain.core.game import Game
 from projections.runner import CatalogRunner
 from server import openapi
+from server.auth import is_private
 from server.fanout import Hub
 from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
@@ -69,17 +70,18 @@ def create_app(
     metrics = Metrics()
     metrics.campaigns_cached = lambda: float(len(service.heads))
     hub = Hub(service.heads, service.store.changes())
-    ctx = Context(service, hub, metrics, CatalogRunner(CatalogSource(service)))
+    runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
+    ctx = Context(service, hub, metrics, runner)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
-        runner = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
+        passes = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
         try:
             yield
         finally:
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
+            passes.cancel()
+            await asyncio.gather(passes, return_exceptions=True)
             await hub.close()
             if close_store:
                 await service.store.close()

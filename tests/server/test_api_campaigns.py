@@ -80,6 +80,18 @@ async def test_private_campaign_refuses_spectators_and_leaves_the_catalog(
     assert public["id"] in ids and private["id"] not in ids
 
 
+async def test_statistics_do_not_reveal_private_campaigns(api: httpx.AsyncClient) -> None:
+    await create(api)
+    private = await create(api, private=True)
+    token = private["seats"]["player"]  # type: ignore[index]
+    # Reading the private campaign with its token builds its catalog entry all the same.
+    shown = await api.get(f"/api/campaigns/{private['id']}", headers=auth(token))
+    assert shown.status_code == 200 and shown.json()["private"] is True
+    stats = (await api.get("/api/stats")).json()["games"]
+    (dice,) = [game for game in stats if game["game"] == "dice-race"]
+    assert dice["totals"]["games"] == 1 and dice["totals"]["running"] == 1
+
+
 async def test_catalog_is_paged_newest_first(api: httpx.AsyncClient) -> None:
     made = [(await create(api))["id"] for _ in range(5)]
     first = (await api.get("/api/campaigns", params={"limit": 2})).json()
