@@ -340,12 +340,24 @@ class HeadRepository:
     # -- writing --------------------------------------------------------------------------
 
     async def create(
-        self, facts: Facts, steps: Sequence[Step], *, start: tuple[int, Any, str] = (0, None, "")
+        self,
+        facts: Facts,
+        steps: Sequence[Step],
+        register: Callable[[list[bytes]], Awaitable[object]],
+        *,
+        start: tuple[int, Any, str] = (0, None, ""),
     ) -> Acted:
-        """Store the first own events of a campaign whose metadata the store already holds;
-        ``start`` is the (version, state, hash) they follow (a fork's point)."""
+        """Store a new campaign with its first own events: ``register(payloads)`` creates it in
+        the store with them, atomically. ``start`` is the (version, state, hash) they follow
+        (a fork's point)."""
         async with self._locks.hold(facts.id):
-            return await self._append(Head(facts, *start), steps, None, None, None, new=True)
+            head = Head(facts, *start)
+            payloads, recorded = self._encode(head, steps, None, None)
+            await register(payloads)
+            after = head.advanced(recorded[-1].version, steps[-1][1], recorded[-1].hash)
+            self._install(head, after, recorded, None)
+            await self._snapshot_past(head, after)
+            return Acted(recorded[0].version, after.version, events=recorded)
 
     async def commit(
         self,
@@ -385,19 +397,12 @@ class HeadRepository:
             return None
         return await self.store.command_result(campaign_id, command_id)
 
-    async def _append(
-        self,
-        head: Head,
-        steps: Sequence[Step],
-        seat: str | None,
-        command_id: str | None,
-        origin: object,
-        *,
-        new: bool = False,
-    ) -> Acted:
-        facts = head.facts
+    def _encode(
+        self, head: Head, steps: Sequence[Step], seat: str | None, command_id: str | None
+    ) -> tuple[list[bytes], list[Recorded[Any]]]:
+        """The payloads of ``steps`` (which follow ``head``) and the events as recorded."""
         now = self._clock()
-        encode = facts.codec.encode
+        encode = head.facts.codec.encode
         payloads: list[bytes] = []
         recorded: list[Recorded[Any]] = []
         version = head.version
@@ -406,26 +411,40 @@ class HeadRepository:
             digest = state_hash(state)
             payloads.append(encode(Envelope(event, digest, seat, command_id, now)))
             recorded.append(Recorded(version, event, digest, seat, command_id, now))
+        return payloads, recorded
+
+    async def _append(
+        self,
+        head: Head,
+        steps: Sequence[Step],
+        seat: str | None,
+        command_id: str | None,
+        origin: object,
+    ) -> Acted:
+        facts = head.facts
+        payloads, recorded = self._encode(head, steps, seat, command_id)
         try:
             result = await self.store.append(
-                facts.id, head.version, payloads, command_id=command_id, now_ms=now
+                facts.id, head.version, payloads, command_id=command_id, now_ms=recorded[0].at_ms
             )
         except VersionConflict as conflict:
-            if not new:
-                if conflict.actual < head.version:
-                    await self._reload(head)
-                else:
-                    await self._catch_up(head)
+            if conflict.actual < head.version:
+                await self._reload(head)
+            else:
+                await self._catch_up(head)
             raise
         if result.duplicate:
-            caught = head if new else await self._catch_up(head)
-            return await self._duplicate(caught, result.first, result.last)
+            return await self._duplicate(await self._catch_up(head), result.first, result.last)
         after = head.advanced(result.last, steps[-1][1], recorded[-1].hash)
         self._install(head, after, recorded, origin)
-        if head.version // self._snapshot_every != after.version // self._snapshot_every:
-            snapshot = facts.codec.encode_state(after.state)
-            await self.store.save_snapshot(facts.id, after.version, snapshot)
+        await self._snapshot_past(head, after)
         return Acted(result.first, result.last, events=recorded)
+
+    async def _snapshot_past(self, before: Head, after: Head) -> None:
+        """Save a snapshot when ``after`` passed a multiple of the snapshot interval."""
+        if before.version // self._snapshot_every != after.version // self._snapshot_every:
+            snapshot = after.facts.codec.encode_state(after.state)
+            await self.store.save_snapshot(after.facts.id, after.version, snapshot)
 
     async def _duplicate(self, head: Head, first: int, last: int) -> Acted:
         stored = await self.store.read(head.facts.id, first - 1, last)

@@ -51,11 +51,18 @@ from server.store.redis_link import Link
 
 _APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
 
-# HSET fields into KEYS[1] only if the key's existence (0 or 1) is ARGV[1]: creating a campaign
-# must not overwrite one.
-_HSET_IF_LUA = """
-if redis.call('EXISTS', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+# Create a campaign: HSET the ARGV[1] field/value words that follow into the meta hash KEYS[1],
+# unless it exists (creating must not overwrite), and XADD the events after them to the stream
+# KEYS[2] from version ARGV[2] on, all in one step: a campaign is there whole or not at all.
+_CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local words = tonumber(ARGV[1])
+local version = tonumber(ARGV[2])
+for i = 3 + words, #ARGV do
+  redis.call('XADD', KEYS[2], string.format('%d-0', version), 'e', ARGV[i])
+  version = version + 1
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3, 2 + words))
 return 1
 """
 
@@ -139,7 +146,7 @@ class RedisStore:
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
         self._append_sha = client.register_script(_APPEND_LUA).sha
-        self._hset_if = client.register_script(_HSET_IF_LUA)
+        self._create_script = client.register_script(_CREATE_LUA)
         pool = client.connection_pool
         # The hot path's short commands share one pipelined connection (redis_link.py); the
         # pool serves the rest (creation, bulk reads, the catalog).
@@ -212,7 +219,7 @@ class RedisStore:
     def _key(self, campaign_id: str, part: str) -> str:
         return f"{self._prefix}:{{{campaign_id}}}:{part}"
 
-    async def _create_meta(self, info: CampaignInfo) -> CampaignInfo:
+    async def _create_meta(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
         fields = [
             "game", info.game,
             "head", str(info.head),
@@ -223,8 +230,12 @@ class RedisStore:
         if info.parent is not None:
             fields += ["parent", info.parent]
         fields += _attr_fields(info.attrs)
+        first = info.head - len(events) + 1
+        keys = [self._key(info.id, "meta"), self._key(info.id, "events")]
         with _reachable():
-            created = await self._hset_if(keys=[self._key(info.id, "meta")], args=[0, *fields])
+            created = await self._create_script(
+                keys=keys, args=[len(fields), first, *fields, *events]
+            )
             if not created:
                 raise CampaignExists(info.id)
             # The catalog lives on another slot, so it is written after the campaign exists;
@@ -233,9 +244,16 @@ class RedisStore:
         return info
 
     async def create(
-        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+        self,
+        campaign_id: str,
+        game: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
-        return await self._create_meta(new_info(campaign_id, game, now_ms=now_ms, attrs=attrs))
+        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        return await self._create_meta(info, events)
 
     async def fork(
         self,
@@ -245,11 +263,11 @@ class RedisStore:
         *,
         now_ms: int,
         attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
-        return await self._create_meta(
-            forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs)
-        )
+        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        return await self._create_meta(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         with _reachable():
