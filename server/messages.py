@@ -6,7 +6,7 @@ WebSocket messages are tagged unions on ``type``. Views and events travel as pla
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -19,32 +19,93 @@ from projections.stats import GameStats
 from projections.timeline import Line
 from projections.views import Choice
 
+# -- Bounds every number and string from a client is decoded against -----------------------
+
+MAX_NUMBER = 2**53 - 1
+"""The largest version, offset or count a client may name: every JSON client reads it exactly,
+and adding a page to it cannot overflow a 64-bit integer in a store."""
+
+Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_NUMBER)]
+"""A version, or an offset into a list (0 names "before the first")."""
+Version = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
+"""A version that exists in every campaign's stream (1 is the campaign's creation)."""
+SEED_LIMIT = 2**64
+Seed = Annotated[int, msgspec.Meta(ge=0, description="A whole number from 0 to 2**64 - 1.")]
+"""Its upper bound is checked after decoding (msgspec bounds stop at 64-bit signed integers)."""
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+ActionId = Annotated[str, msgspec.Meta(max_length=1024)]
+Token = Annotated[str, msgspec.Meta(max_length=256)]
+Name = Annotated[str, msgspec.Meta(max_length=64)]
+
 # -- HTTP requests ---------------------------------------------------------------------------
 
 
+def _check_seed(value: object) -> None:
+    if type(value) is int and value >= SEED_LIMIT:
+        raise ValueError("A seed is a whole number from 0 to 2**64 - 1.")
+
+
 class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    game: str
-    seed: int | None = None
+    game: Name
+    seed: Seed | None = None
     options: Options | None = None
-    seats: list[str] | None = None
+    seats: Annotated[list[Name], msgspec.Meta(max_length=16)] | None = None
     private: bool = False
+
+    def __post_init__(self) -> None:
+        _check_seed(self.seed)
 
 
 class ActRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    action: str
-    expected_version: int
-    command_id: str | None = None
+    action: ActionId
+    expected_version: Count
+    command_id: CommandId | None = None
 
 
 class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    at: int
-    reseed: bool | int = False
+    at: Count
+    reseed: bool | Seed = False
+    """False: keep the parent's luck; True: fresh luck from a new random seed; a number: that
+    seed (0 to 2**64 - 1)."""
+
+    def __post_init__(self) -> None:
+        _check_seed(self.reseed)
 
 
 class RewindRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    to: int
-    expected_version: int | None = None
-    command_id: str | None = None
+    to: Count
+    expected_version: Count | None = None
+    command_id: CommandId | None = None
+
+
+# -- HTTP query parameters (decoded from their text; unknown ones are ignored) ---------------
+
+
+class CatalogQuery(msgspec.Struct, frozen=True):
+    offset: Count = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] = 50
+    """Clamped to the largest page the server hands out."""
+
+
+class EventsQuery(msgspec.Struct, frozen=True):
+    after: Count = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] = 1000
+    """Clamped to the largest page the server hands out."""
+
+
+class StateQuery(msgspec.Struct, frozen=True):
+    at: Version | None = None
+
+
+class TimelineQuery(msgspec.Struct, frozen=True):
+    after: Count = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] | None = None
+    """None: every line after ``after``."""
+
+
+class ReplayQuery(msgspec.Struct, frozen=True, rename={"start": "from"}):
+    start: Version = 1
+    speed: Annotated[float, msgspec.Meta(ge=0, le=1000)] = 10.0
 
 
 # -- HTTP responses --------------------------------------------------------------------------
@@ -123,14 +184,14 @@ class StatsOut(msgspec.Struct, frozen=True):
 
 
 class Hello(msgspec.Struct, frozen=True, tag="hello", forbid_unknown_fields=True):
-    token: str | None = None
-    since: int | None = None
+    token: Token | None = None
+    since: Version | None = None
 
 
 class Act(msgspec.Struct, frozen=True, tag="act", forbid_unknown_fields=True):
-    action: str
-    command_id: str
-    expected_version: int
+    action: ActionId
+    command_id: CommandId
+    expected_version: Count
 
 
 class SyncRequest(msgspec.Struct, frozen=True, tag="sync", forbid_unknown_fields=True):

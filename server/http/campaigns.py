@@ -10,8 +10,8 @@ from domain.games import get_game
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError
 from server.http.context import context
-from server.http.respond import body, campaign_id, endpoint, json, query_int, seat_of
-from server.messages import CampaignOut, CatalogPage, CreateCampaign, CreatedOut
+from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
+from server.messages import CampaignOut, CatalogPage, CatalogQuery, CreateCampaign, CreatedOut
 from server.service import SEED_HASH
 
 MAX_PAGE = 200
@@ -39,8 +39,8 @@ async def create_campaign(request: Request) -> Response:
 @endpoint
 async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
-    offset = query_int(request, "offset", 0) or 0
-    limit = min(query_int(request, "limit", 50, low=1) or 50, MAX_PAGE)
+    asked = query(request, CatalogQuery)
+    offset, limit = asked.offset, min(asked.limit, MAX_PAGE)
     infos = await ctx.service.catalog(offset=offset, limit=limit)
     visible = [info for info in infos if not is_private(info.attrs)]
     entries = await ctx.catalog.entries(visible)

@@ -9,8 +9,16 @@ from projections.log import seen_log
 from projections.timeline import timeline
 from projections.views import seat_view
 from server.http.context import context
-from server.http.respond import campaign_id, endpoint, json, query_int, seat_of
-from server.messages import EventsOut, StateOut, StatsOut, TimelineOut
+from server.http.respond import campaign_id, endpoint, json, query, seat_of
+from server.messages import (
+    EventsOut,
+    EventsQuery,
+    StateOut,
+    StateQuery,
+    StatsOut,
+    TimelineOut,
+    TimelineQuery,
+)
 from server.service import SEED_HASH
 
 MAX_EVENTS = 1000
@@ -21,8 +29,8 @@ async def events(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
-    after = query_int(request, "after", 0) or 0
-    limit = min(query_int(request, "limit", MAX_EVENTS, low=1) or MAX_EVENTS, MAX_EVENTS)
+    asked = query(request, EventsQuery)
+    after, limit = asked.after, min(asked.limit, MAX_EVENTS)
     head = await ctx.service.head(cid)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
@@ -34,7 +42,7 @@ async def state(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
-    at = query_int(request, "at", None, low=1)
+    at = query(request, StateQuery).at
     head = await ctx.service.head(cid)
     seeding = await ctx.service.revealed(cid, head)
     if at is None or at == head.version:
@@ -67,6 +75,7 @@ async def timeline_of(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     await seat_of(request)
+    query(request, TimelineQuery)  # paging comes with the incremental timeline
     game = await ctx.service.game_of(cid)
     recorded = await ctx.service.events(cid)
     head = recorded[-1].version if recorded else 0

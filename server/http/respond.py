@@ -39,26 +39,37 @@ def decoder(kind: type[T]) -> msgspec.json.Decoder[T]:
     return found
 
 
+async def read_body(request: Request, *, limit: int = MAX_BODY) -> bytes:
+    """The request's body, refused (``too_large``) by its ``Content-Length`` before any of it
+    is read, or as soon as a body without one (chunked) passes ``limit``."""
+    too_large = ApiError("too_large", f"A request body may hold at most {limit} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def body(request: Request, kind: type[T]) -> T:
-    data = await request.body()
-    if len(data) > MAX_BODY:
-        raise ApiError("too_large", f"A request body may hold at most {MAX_BODY} bytes.")
+    data = await read_body(request)
     if not data:
         raise ApiError("bad_request", "The request needs a JSON body.")
     return decoder(kind).decode(data)
 
 
-def query_int(request: Request, name: str, default: int | None, *, low: int = 0) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
+def query(request: Request, kind: type[T]) -> T:
+    """The query parameters decoded into ``kind`` (a Struct whose fields carry their bounds);
+    parameters it does not name are ignored."""
     try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError("bad_request", f"Query parameter {name!r} must be a whole number.") from None
-    if value < low:
-        raise ApiError("bad_request", f"Query parameter {name!r} must be at least {low}.")
-    return value
+        return msgspec.convert(dict(request.query_params), kind, strict=False)
+    except msgspec.ValidationError as error:
+        raise ApiError("bad_request", f"A query parameter is not valid: {error}.") from None
 
 
 def campaign_id(request: Request) -> str:

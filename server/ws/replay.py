@@ -9,8 +9,8 @@ takes them), then ``end`` and a normal close.
 from __future__ import annotations
 
 import asyncio
-import math
 
+import msgspec
 from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -20,17 +20,9 @@ from projections.views import seat_view
 from server.auth import seat_for
 from server.errors import ErrorBody, classify
 from server.http.context import context
-from server.messages import ErrorMessage, Hello, ReplayEnd, Update, Welcome
+from server.messages import ErrorMessage, Hello, ReplayEnd, ReplayQuery, Update, Welcome
 from server.ws.frames import frames_for
 from server.ws.session import frame_data
-
-
-def _float(raw: str | None, default: float) -> float:
-    try:
-        value = default if raw is None else float(raw)
-    except ValueError:
-        return -1.0
-    return value if math.isfinite(value) else -1.0
 
 
 async def replay_socket(websocket: WebSocket) -> None:
@@ -44,11 +36,12 @@ async def replay_socket(websocket: WebSocket) -> None:
         await websocket.send(frames.encode(ErrorMessage(body.code, body.message)))
         await websocket.close(status.WS_1008_POLICY_VIOLATION, body.message[:120])
 
-    start = _float(websocket.query_params.get("from"), 1.0)
-    speed = _float(websocket.query_params.get("speed"), 10.0)
-    if start < 1 or start != int(start) or speed < 0:
-        await fail(ErrorBody("bad_request", "'from' is a version from 1, 'speed' at least 0."))
+    try:
+        asked = msgspec.convert(dict(websocket.query_params), ReplayQuery, strict=False)
+    except msgspec.ValidationError as error:
+        await fail(ErrorBody("bad_request", f"A query parameter is not valid: {error}."))
         return
+    start, speed = asked.start, asked.speed
     try:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -61,7 +54,7 @@ async def replay_socket(websocket: WebSocket) -> None:
         facts = head.facts
         game = facts.game
         seat = seat_for(facts.attrs, hello.token)
-        version = min(int(start), head.version)
+        version = min(start, head.version)
         state, steps = await service.heads.walk(cid, version, head.version)
         view = seat_view(game, state, seat)
         welcome = Welcome(
