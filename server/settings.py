@@ -32,6 +32,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     redis_connect_timeout_s: float = 2.0
     redis_socket_timeout_s: float = 2.0
     """How long one Redis command may take before the store is unavailable."""
+    redis_ping_timeout_s: float = 0.5
+    """How long ``/readyz`` waits for Redis to answer a ping before reporting not ready."""
     head_cache: int = 1024
     """Campaign heads each process keeps in memory besides the ones sockets watch."""
     catalog_interval_s: float = 30.0
