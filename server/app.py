@@ -19,6 +19,7 @@ from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.store.feed import LocalFeed
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -64,18 +65,23 @@ def create_app(
     service: CampaignService,
     *,
     catalog_interval: float = 10.0,
+    audit_interval: float = 5.0,
     close_store: bool = False,
 ) -> Starlette:
-    """The app for a ready service; ``close_store`` closes the store when the app stops."""
+    """The app for a ready service; ``close_store`` closes the store when the app stops.
+    ``audit_interval``: how often watched heads are checked against a store that other
+    processes share (a store only this process writes needs no check)."""
     metrics = Metrics()
     metrics.campaigns_cached = lambda: float(len(service.heads))
-    hub = Hub(service.heads, service.store.changes())
+    feed = service.store.changes()
+    hub = Hub(service.heads, feed)
+    audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
     runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
     ctx = Context(service, hub, metrics, runner)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.start()
+        hub.start(audit_every=audit_every)
         passes = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
         try:
             yield

@@ -18,6 +18,7 @@ Rewinds are resolved here and nowhere else: ``state_at(v)`` and every fold go th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -89,6 +90,7 @@ class HeadRepository:
         self._pins: dict[str, int] = {}
         self._locks = KeyedLock()
         self._listeners: list[HeadListener] = []
+        self._checking: dict[str, int] = {}  # campaign -> catch-ups that notices asked for
 
     # -- the cache ------------------------------------------------------------------------
 
@@ -260,11 +262,27 @@ class HeadRepository:
     # -- catching up ----------------------------------------------------------------------
 
     async def _catch_up(self, head: Head) -> Head:
-        """``head`` with every newer stored event applied. The caller holds the lock."""
-        stored = await self.store.read(head.facts.id, head.version)
-        if not stored:
+        """``head`` with every newer stored event applied, or the store's truth when its history
+        is not the cached one. The caller holds the lock.
+
+        The read starts at the cached version itself, so the one read that catches up also
+        checks the cache: the store must still hold that version, with the same state hash.
+        A Redis that lost its last writes fails the check (the version is gone, or a new event
+        took its place) and the head is rebuilt from the store.
+        """
+        if head.version == 0:
+            stored = await self.store.read(head.facts.id, 0)
+            return await self._apply_stored(head, stored, origin=None) if stored else head
+        stored = await self.store.read(head.facts.id, head.version - 1)
+        if (
+            not stored
+            or stored[0].version != head.version
+            or head.facts.codec.hash_of(stored[0].data) != head.hash
+        ):
+            return await self._reload(head)
+        if len(stored) == 1:
             return head
-        return await self._apply_stored(head, stored, origin=None)
+        return await self._apply_stored(head, stored[1:], origin=None)
 
     async def _apply_stored(
         self, head: Head, stored: Sequence[StoredEvent], *, origin: object
@@ -294,15 +312,25 @@ class HeadRepository:
 
     def changed(self, campaign_id: str, stored: Sequence[StoredEvent]) -> Awaitable[None] | None:
         """Events another process appended (from the change feed). Applied at once when they
-        follow on and nobody holds the campaign; else returns the work to await (a catch-up)."""
+        follow on and nobody holds the campaign; else returns the work to await (a catch-up,
+        which also checks the cache against the store)."""
         head = self.cached(campaign_id)
-        if head is None or not stored or stored[-1].version < head.version:
+        if head is None or not stored:
             return None
+        if stored[-1].version < head.version:
+            # Events at versions this cache passed already: a late notice of events it read
+            # meanwhile, or a store whose history moved back and goes on from there.
+            return self._check_later(campaign_id)
         if stored[-1].version == head.version:
-            last = head.facts.codec.decode_recorded(stored[-1].version, stored[-1].data)
-            return None if last.hash == head.hash else self._locked_catch_up(campaign_id)
-        if stored[0].version == head.version + 1 and not self._locks.busy(campaign_id):
-            # Nobody holds the campaign and nothing here awaits: applying now cannot interleave.
+            same = head.facts.codec.hash_of(stored[-1].data) == head.hash
+            return None if same else self._check_later(campaign_id)
+        if (
+            stored[0].version == head.version + 1
+            and not self._locks.busy(campaign_id)
+            and campaign_id not in self._checking
+        ):
+            # Nobody holds the campaign, no check of it is pending and nothing here awaits:
+            # applying now cannot interleave.
             decode = head.facts.codec.decode_recorded
             recorded = [decode(e.version, e.data) for e in stored]
             if not any(type(r.event) is Rewound for r in recorded):
@@ -312,30 +340,44 @@ class HeadRepository:
                 after = head.advanced(recorded[-1].version, state, recorded[-1].hash)
                 self._install(head, after, recorded, None)
                 return None
-        return self._locked_catch_up(campaign_id)
+        return self._check_later(campaign_id)
+
+    def _check_later(self, campaign_id: str) -> Awaitable[None]:
+        """A catch-up to run; until it has, later notices of the campaign wait their turn
+        behind it instead of being applied to a head it may replace."""
+        self._checking[campaign_id] = self._checking.get(campaign_id, 0) + 1
+        return self._checked(campaign_id)
+
+    async def _checked(self, campaign_id: str) -> None:
+        try:
+            await self._locked_catch_up(campaign_id)
+        finally:
+            left = self._checking.pop(campaign_id, 1) - 1
+            if left > 0:
+                self._checking[campaign_id] = left
 
     async def _locked_catch_up(self, campaign_id: str) -> None:
         async with self._locks.hold(campaign_id):
             head = self.cached(campaign_id)
             if head is not None:
-                await self._catch_up_checked(head)
+                await self._catch_up(head)
 
-    async def _catch_up_checked(self, head: Head) -> Head:
-        """A catch-up that also notices a store whose history moved back under the cache."""
-        info = await self.store.info(head.facts.id)
-        if info.head < head.version:
-            return await self._reload(head)
-        if info.head == head.version:
-            return head
-        return await self._catch_up(head)
-
-    async def catch_up_pinned(self) -> None:
-        """After the change feed was interrupted: bring every watched head up to the store."""
-        for campaign_id in self.pinned():
-            try:
-                await self._locked_catch_up(campaign_id)
-            except StoreError as error:
-                log.warning("Campaign %s could not catch up: %s", campaign_id, error)
+    async def catch_up_pinned(self, *, batch: int = 64) -> None:
+        """Bring every watched head up to the store, checking each against it: after the
+        change feed was interrupted (notices may be lost), and now and then besides (a store
+        whose history moved back under a quiet campaign says so to nobody)."""
+        pinned = self.pinned()
+        for start in range(0, len(pinned), batch):
+            chunk = pinned[start : start + batch]
+            results = await asyncio.gather(
+                *(self._locked_catch_up(campaign_id) for campaign_id in chunk),
+                return_exceptions=True,
+            )
+            for campaign_id, result in zip(chunk, results, strict=True):
+                if isinstance(result, StoreError):
+                    log.warning("Campaign %s could not catch up: %s", campaign_id, result)
+                elif isinstance(result, BaseException):
+                    raise result
 
     # -- writing --------------------------------------------------------------------------
 

@@ -26,7 +26,12 @@ log = logging.getLogger("tabletale.serve")
 def build_app(settings: Settings) -> Starlette:
     store = open_store(settings)
     service = CampaignService(store, cache_size=settings.head_cache)
-    return create_app(service, catalog_interval=settings.catalog_interval_s, close_store=True)
+    return create_app(
+        service,
+        catalog_interval=settings.catalog_interval_s,
+        audit_interval=settings.head_audit_interval_s,
+        close_store=True,
+    )
 
 
 def app_from_environment() -> Starlette:

@@ -36,6 +36,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How long ``/readyz`` waits for Redis to answer a ping before reporting not ready."""
     head_cache: int = 1024
     """Campaign heads each process keeps in memory besides the ones sockets watch."""
+    head_audit_interval_s: float = 5.0
+    """How often each process checks the campaigns its sockets watch against Redis, so that a
+    Redis that lost its last writes is noticed even on a campaign where nobody acts (one short
+    read per watched campaign; 0 turns it off)."""
     catalog_interval_s: float = 30.0
     """How often the catalog and statistics are brought up to date in the background."""
     ws_ping_interval_s: float = 45.0

@@ -28,9 +28,12 @@ LAUNCH = (
 
 
 @contextlib.contextmanager
-def server_process(redis_url: str | None, prefix: str, data_dir: Path) -> Iterator[Live]:
+def server_process(
+    redis_url: str | None, prefix: str, data_dir: Path, *, settings: dict[str, str] | None = None
+) -> Iterator[Live]:
+    """A server process; ``settings`` are more ``TABLETALE_*`` variables for it."""
     port = free_port()
-    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
+    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix, **(settings or {})}
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, str(port), redis_url or "", str(data_dir)],
         cwd=ROOT,
