@@ -20,6 +20,7 @@ from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
 from server.store.feed import LocalFeed
+from server.throttle import Throttle
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -66,18 +67,21 @@ def create_app(
     *,
     catalog_interval: float = 10.0,
     audit_interval: float = 5.0,
+    throttle: Throttle | None = None,
     close_store: bool = False,
 ) -> Starlette:
     """The app for a ready service; ``close_store`` closes the store when the app stops.
     ``audit_interval``: how often watched heads are checked against a store that other
-    processes share (a store only this process writes needs no check)."""
+    processes share (a store only this process writes needs no check). ``throttle``: the
+    clients' limits (by default the default limits, counted in this process's memory)."""
     metrics = Metrics()
     metrics.campaigns_cached = lambda: float(len(service.heads))
     feed = service.store.changes()
     hub = Hub(service.heads, feed)
     audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
     runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
-    ctx = Context(service, hub, metrics, runner)
+    limits = throttle or Throttle.in_memory()
+    ctx = Context(service, hub, metrics, runner, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -89,6 +93,7 @@ def create_app(
             passes.cancel()
             await asyncio.gather(passes, return_exceptions=True)
             await hub.close()
+            await limits.close()
             if close_store:
                 await service.store.close()
 

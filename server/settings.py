@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from server.throttle import LimitSettings
+
 PREFIX = "TABLETALE_"
 
 
@@ -48,6 +50,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     thousands of idle sockets."""
     ws_compression: bool = False
     """permessage-deflate on sockets: smaller frames for much more CPU; frames are small."""
+    limit_creations: str = "60/minute"
+    """Campaigns and forks one client may create (a rate such as ``60/minute``; empty: none).
+    A client is a peer address; these limits are counted in Redis, across processes."""
+    limit_failed_auth_per_client: str = "30/minute"
+    """Tokens that open no seat, per client; past it the client's tokens are refused for the
+    rest of the window."""
+    limit_failed_auth_per_campaign: str = "300/minute"
+    """Tokens that open no seat of one campaign, from any client."""
+    limit_sockets_per_client: int = 256
+    """Sockets one client may hold open at once, over every process (0: no limit)."""
+    limit_messages_per_second: float = 50.0
+    """Messages one socket may send per second on average (0: no limit)..."""
+    limit_message_burst: int = 100
+    """...and at once."""
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work together."""
@@ -61,6 +77,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         for name in ("redis_max_connections", "head_cache"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1.")
+        self.limits().check()
+
+    def limits(self) -> LimitSettings:
+        return LimitSettings(
+            creations=self.limit_creations,
+            failed_auth_per_client=self.limit_failed_auth_per_client,
+            failed_auth_per_campaign=self.limit_failed_auth_per_campaign,
+            sockets_per_client=self.limit_sockets_per_client,
+            messages_per_second=self.limit_messages_per_second,
+            message_burst=self.limit_message_burst,
+        )
 
 
 def environment_name(field: str) -> str:

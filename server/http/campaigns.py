@@ -13,6 +13,7 @@ from server.http.context import context
 from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
 from server.messages import CampaignOut, CatalogPage, CatalogQuery, CreateCampaign, CreatedOut
 from server.service import SEED_HASH
+from server.throttle import client_of
 
 MAX_PAGE = 200
 
@@ -21,6 +22,7 @@ MAX_PAGE = 200
 async def create_campaign(request: Request) -> Response:
     ctx = context(request)
     asked = await body(request, CreateCampaign)
+    await ctx.throttle.created(client_of(request))
     game_name = asked.game
     # Seats are needed before creation to mint their tokens; the service checks the layout.
     game = get_game(game_name)

@@ -10,6 +10,7 @@ from projections.runner import CatalogRunner
 from server.fanout import Hub
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.throttle import Throttle
 
 MAX_BODY = 64 * 1024
 
@@ -20,6 +21,7 @@ class Context:
     hub: Hub
     metrics: Metrics
     catalog: CatalogRunner
+    throttle: Throttle
 
 
 def context(connection: HTTPConnection) -> Context:

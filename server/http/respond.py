@@ -12,9 +12,10 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.auth import bearer, viewer
-from server.errors import ApiError, ErrorBody, ErrorResponse, classify, status_for
-from server.http.context import MAX_BODY, context
+from server.auth import bearer, seat_for
+from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
+from server.http.context import MAX_BODY, Context, context
+from server.throttle import client_of, retry_after
 
 log = logging.getLogger("tabletale.http")
 T = TypeVar("T")
@@ -27,8 +28,11 @@ def json(body: Any, status_code: int = status.HTTP_200_OK) -> Response:
     return Response(_encoder.encode(body), status_code, media_type="application/json")
 
 
-def error_response(body: ErrorBody) -> Response:
-    return json(ErrorResponse(body), status_for(body))
+def error_response(body: ErrorBody, *, error: Exception | None = None) -> Response:
+    response = json(ErrorResponse(body), status_for(body))
+    if isinstance(error, RateLimited):
+        response.headers["Retry-After"] = retry_after(error.retry_after)
+    return response
 
 
 def decoder(kind: type[T]) -> msgspec.json.Decoder[T]:
@@ -80,7 +84,22 @@ def campaign_id(request: Request) -> str:
 async def seat_of(request: Request) -> str | None:
     """The viewer's seat from the bearer token (None: spectator); checks the campaign exists."""
     token = bearer(request.headers.get("authorization"))
-    return await viewer(context(request).service, campaign_id(request), token)
+    return await authenticate(context(request), client_of(request), campaign_id(request), token)
+
+
+async def authenticate(ctx: Context, client: str, cid: str, token: str | None) -> str | None:
+    """The seat ``token`` opens in campaign ``cid`` (None: a spectator), within the limits on
+    failed tokens: a client or campaign past them is refused before its token is looked at."""
+    facts = await ctx.service.facts(cid)
+    if token is None:
+        return seat_for(facts.attrs, None)
+    ctx.throttle.check_auth(client, cid)
+    try:
+        return seat_for(facts.attrs, token)
+    except ApiError as error:
+        if error.code == "unauthorized":
+            await ctx.throttle.failed_auth(client, cid)
+        raise
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -98,6 +117,6 @@ def endpoint(handler: Handler) -> Handler:
             if known is None:
                 log.exception("Unexpected error in %s %s", request.method, request.url.path)
                 known = ErrorBody("internal", "The server failed to handle this request.")
-            return error_response(known)
+            return error_response(known, error=error)
 
     return wrapped

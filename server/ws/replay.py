@@ -17,18 +17,28 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
-from server.auth import seat_for
 from server.errors import ErrorBody, classify
-from server.http.context import context
+from server.http.context import Context, context
+from server.http.respond import authenticate
 from server.messages import ErrorMessage, Hello, ReplayEnd, ReplayQuery, Update, Welcome
-from server.ws.frames import frames_for
-from server.ws.session import frame_data
+from server.throttle import client_of
+from server.ws.frames import Frames, frames_for
+from server.ws.session import admitted, frame_data
 
 
 async def replay_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
+    if not await admitted(websocket, ctx, frames):
+        return
+    try:
+        await _replay(websocket, ctx, frames)
+    finally:
+        await ctx.throttle.socket_closed(client_of(websocket))
+
+
+async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
     cid: str = websocket.path_params["id"]
     service = ctx.service
 
@@ -50,10 +60,10 @@ async def replay_socket(websocket: WebSocket) -> None:
         if not isinstance(hello, Hello):
             await fail(ErrorBody("bad_request", "A replay starts with 'hello'."))
             return
+        seat = await authenticate(ctx, client_of(websocket), cid, hello.token)
         head = await service.head(cid)
         facts = head.facts
         game = facts.game
-        seat = seat_for(facts.attrs, hello.token)
         version = min(start, head.version)
         state, steps = await service.heads.walk(cid, version, head.version)
         view = seat_view(game, state, seat)

@@ -18,11 +18,11 @@ import msgspec
 from starlette import status
 from starlette.websockets import WebSocket
 
-from server.auth import seat_for
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
 from server.http.commands import perform
 from server.http.context import Context, context
+from server.http.respond import authenticate
 from server.messages import (
     Accepted,
     Act,
@@ -32,6 +32,7 @@ from server.messages import (
     SyncRequest,
     Welcome,
 )
+from server.throttle import client_of
 from server.ws.frames import MAX_FRAME, Frames, frames_for
 from server.ws.outbox import Outbox
 
@@ -42,6 +43,9 @@ MAX_BAD_FRAMES = 8
 
 OUTBOX_LIMIT = 256
 """Frames a socket may leave unread before it is sent one fresh sync instead."""
+
+MAX_REFUSED = 256
+"""Messages over the rate limit in a row after which the client is taken to be flooding."""
 
 
 class Closed(Exception):
@@ -72,17 +76,32 @@ def frame_data(message: MutableMapping[str, Any]) -> str | bytes:
 
 
 class Session:
-    __slots__ = ("_bad", "campaign_id", "ctx", "frames", "outbox", "seat", "watcher", "ws")
+    __slots__ = (
+        "_bad",
+        "_bucket",
+        "_refused",
+        "campaign_id",
+        "client",
+        "ctx",
+        "frames",
+        "outbox",
+        "seat",
+        "watcher",
+        "ws",
+    )
 
     def __init__(self, websocket: WebSocket, ctx: Context, campaign_id: str, frames: Frames):
         self.ws = websocket
         self.ctx = ctx
         self.campaign_id = campaign_id
         self.frames = frames
+        self.client = client_of(websocket)
         self.seat: str | None = None
         self.watcher: Watcher | None = None
         self.outbox = Outbox(websocket.send, limit=OUTBOX_LIMIT, on_lagging=self._lagging)
         self._bad = 0
+        self._bucket = ctx.throttle.bucket()
+        self._refused = 0
 
     def send(self, message: msgspec.Struct) -> None:
         self.outbox.put(self.frames.encode(message))
@@ -95,11 +114,37 @@ class Session:
             self.send(ErrorMessage(body.code, body.message))
             await self.outbox.drained()
             raise Closed(status.WS_1008_POLICY_VIOLATION, body.message[:120]) from None
+        bucket = self._bucket
         while True:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            await self.handle(frame_data(message))
+            data = frame_data(message)
+            if bucket is not None:
+                wait = bucket.take()
+                if wait:
+                    self._limited(data, wait)
+                    continue
+                self._refused = 0
+            await self.handle(data)
+
+    def _limited(self, data: str | bytes, wait: float) -> None:
+        """A message over the socket's rate: refused unread, and a flood ends the socket."""
+        self._refused += 1
+        if self._refused > MAX_REFUSED:
+            raise Closed(status.WS_1008_POLICY_VIOLATION, "Too many messages over the limit.")
+        text = (
+            f"This socket sent more than {self.ctx.throttle.settings.messages_per_second:g} "
+            f"messages a second; the next may follow in {wait:.2f} s."
+        )
+        try:
+            decoded = self.frames.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            decoded = None
+        if isinstance(decoded, Act):
+            self.send(Rejected(decoded.command_id, "rate_limited", text))
+        else:
+            self.send(ErrorMessage("rate_limited", text))
 
     async def handle(self, data: str | bytes) -> None:
         try:
@@ -134,7 +179,7 @@ class Session:
     async def _join(self, hello: Hello) -> None:
         service = self.ctx.service
         facts = await service.facts(self.campaign_id)
-        seat = seat_for(facts.attrs, hello.token)
+        seat = await authenticate(self.ctx, self.client, self.campaign_id, hello.token)
         watcher, head = await self.ctx.hub.join(self.campaign_id, seat, self.frames, self.outbox)
         try:
             missed = []
@@ -216,10 +261,23 @@ class Session:
         await self.outbox.close()
 
 
+async def admitted(websocket: WebSocket, ctx: Context, frames: Frames) -> bool:
+    """Count a new socket against its client's limit; past it, say so and close."""
+    if await ctx.throttle.socket_opened(client_of(websocket)):
+        return True
+    most = ctx.throttle.settings.sockets_per_client
+    text = f"This client holds {most} sockets already; close one before opening another."
+    await websocket.send(frames.encode(ErrorMessage("rate_limited", text)))
+    await websocket.close(status.WS_1013_TRY_AGAIN_LATER, "Too many sockets from this client.")
+    return False
+
+
 async def campaign_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
+    if not await admitted(websocket, ctx, frames):
+        return
     session = Session(websocket, ctx, websocket.path_params["id"], frames)
     ctx.metrics.sockets += 1
     try:
@@ -232,3 +290,4 @@ async def campaign_socket(websocket: WebSocket) -> None:
     finally:
         ctx.metrics.sockets -= 1
         await session.close()
+        await ctx.throttle.socket_closed(session.client)
