@@ -21,6 +21,7 @@ from server.metrics import Metrics
 from server.service import CampaignService
 from server.store.feed import LocalFeed
 from server.throttle import Throttle
+from server.timelines import Timelines
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -81,7 +82,7 @@ def create_app(
     audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
     runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
     limits = throttle or Throttle.in_memory()
-    ctx = Context(service, hub, metrics, runner, limits)
+    ctx = Context(service, hub, metrics, runner, limits, Timelines(service.heads))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from domain.core.engine import evolve, last_rewind, replay, rewind_targets, states
@@ -225,14 +225,19 @@ class HeadRepository:
         return [decode(e.version, e.data) for e in stored]
 
     async def walk(
-        self, campaign_id: str, after: int, until: int
-    ) -> tuple[Any, list[tuple[Recorded[Any], Any]]]:
-        """The state at ``after``, and each event up to ``until`` with the state it leaves."""
+        self, campaign_id: str, after: int, until: int, state: Any, *, page: int = 256
+    ) -> AsyncIterator[list[tuple[Recorded[Any], Any]]]:
+        """Each event ``after < version <= until`` with the state it leaves, a page at a time;
+        ``state`` is the state at ``after``. One page is read and folded at a time, so a long
+        walk holds one page, and the caller's awaits between pages let other work run."""
         facts = await self.facts(campaign_id)
-        start = await self.state_at(campaign_id, after)
-        recorded = await self.events(campaign_id, after, until)
-        folded = await self._each(facts, recorded, start, after)
-        return start, list(zip(recorded, folded, strict=True))
+        while after < until:
+            recorded = await self.events(campaign_id, after, until, page)
+            if not recorded:
+                return
+            folded = await self._each(facts, recorded, state, after)
+            yield list(zip(recorded, folded, strict=True))
+            state, after = folded[-1], recorded[-1].version
 
     # -- folding (the one place rewinds are resolved) -------------------------------------
 

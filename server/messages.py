@@ -204,8 +204,9 @@ ClientMessage = Hello | Act | SyncRequest
 
 
 class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
-    """The session's start: the full view at ``version``; ``missed`` holds the events after the
-    ``since`` the client resumed from."""
+    """The session's start: the full view at ``version``; ``missed`` holds the first events
+    after the ``since`` the client resumed from (at most a page of them); ``missed_more`` says
+    that ``missed`` messages with the rest follow before anything else."""
 
     campaign: str
     game: str
@@ -216,6 +217,15 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     legal_actions: list[Choice]
     outcome: Outcome
     missed: list[SeenEvent] = []
+    missed_more: bool = False
+
+
+class Missed(msgspec.Struct, frozen=True, tag="missed"):
+    """The next page of a long resume's missed events, oldest first; ``more``: another page
+    follows. The last one comes before any update after the welcome."""
+
+    events: list[SeenEvent]
+    more: bool = False
 
 
 class Update(msgspec.Struct, frozen=True, tag="update"):
@@ -270,4 +280,4 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
     message: str
 
 
-ServerMessage = Welcome | Update | Accepted | Sync | Rejected | ReplayEnd | ErrorMessage
+ServerMessage = Welcome | Missed | Update | Accepted | Sync | Rejected | ReplayEnd | ErrorMessage

@@ -11,6 +11,7 @@ from server.fanout import Hub
 from server.metrics import Metrics
 from server.service import CampaignService
 from server.throttle import Throttle
+from server.timelines import Timelines
 
 MAX_BODY = 64 * 1024
 
@@ -22,6 +23,7 @@ class Context:
     metrics: Metrics
     catalog: CatalogRunner
     throttle: Throttle
+    timelines: Timelines
 
 
 def context(connection: HTTPConnection) -> Context:

@@ -6,7 +6,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from projections.log import seen_log
-from projections.timeline import timeline
 from projections.views import seat_view
 from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query, seat_of
@@ -75,11 +74,9 @@ async def timeline_of(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     await seat_of(request)
-    query(request, TimelineQuery)  # paging comes with the incremental timeline
-    game = await ctx.service.game_of(cid)
-    recorded = await ctx.service.events(cid)
-    head = recorded[-1].version if recorded else 0
-    return json(TimelineOut(head, timeline(game, recorded)))
+    asked = query(request, TimelineQuery)
+    version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
+    return json(TimelineOut(version, lines))
 
 
 @endpoint

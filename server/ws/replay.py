@@ -65,24 +65,27 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         facts = head.facts
         game = facts.game
         version = min(start, head.version)
-        state, steps = await service.heads.walk(cid, version, head.version)
+        state = await service.heads.state_at(cid, version)
         view = seat_view(game, state, seat)
         welcome = Welcome(
             cid, game.info.name, seat, list(facts.seats), version, view, [], game.outcome(state)
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed
-        for recorded, after in steps:
-            if pause:
-                await asyncio.sleep(pause)  # the replay's pace is the point here
-            outcome = game.outcome(after)
-            event = seen(game, recorded, seat, ended=outcome != "running")
-            new_view = seat_view(game, after, seat)
-            update = Update(
-                recorded.version, recorded.version, [event], diff(view, new_view), [], outcome
-            )
-            view = new_view
-            await websocket.send(frames.encode(update))
+        # A page of events at a time: a replay of a long campaign holds one page, not the
+        # whole stream and every state along it.
+        async for steps in service.heads.walk(cid, version, head.version, state):
+            for recorded, after in steps:
+                if pause:
+                    await asyncio.sleep(pause)  # the replay's pace is the point here
+                outcome = game.outcome(after)
+                event = seen(game, recorded, seat, ended=outcome != "running")
+                new_view = seat_view(game, after, seat)
+                update = Update(
+                    recorded.version, recorded.version, [event], diff(view, new_view), [], outcome
+                )
+                view = new_view
+                await websocket.send(frames.encode(update))
         await websocket.send(frames.encode(ReplayEnd(head.version)))
         await websocket.close(status.WS_1000_NORMAL_CLOSURE)
     except WebSocketDisconnect:

@@ -18,6 +18,7 @@ import msgspec
 from starlette import status
 from starlette.websockets import WebSocket
 
+from projections.log import SeenEvent
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
 from server.http.commands import perform
@@ -28,10 +29,12 @@ from server.messages import (
     Act,
     ErrorMessage,
     Hello,
+    Missed,
     Rejected,
     SyncRequest,
     Welcome,
 )
+from server.store.base import StoreError
 from server.throttle import client_of
 from server.ws.frames import MAX_FRAME, Frames, frames_for
 from server.ws.outbox import Outbox
@@ -43,6 +46,10 @@ MAX_BAD_FRAMES = 8
 
 OUTBOX_LIMIT = 256
 """Frames a socket may leave unread before it is sent one fresh sync instead."""
+
+MISSED_PAGE = 256
+"""Missed events per frame of a resume: the welcome carries the first page, ``missed`` frames
+the rest."""
 
 MAX_REFUSED = 256
 """Messages over the rate limit in a row after which the client is taken to be flooding."""
@@ -182,15 +189,19 @@ class Session:
         seat = await authenticate(self.ctx, self.client, self.campaign_id, hello.token)
         watcher, head = await self.ctx.hub.join(self.campaign_id, seat, self.frames, self.outbox)
         try:
-            missed = []
+            missed: list[SeenEvent] = []
+            after = head.version
             if hello.since is not None:
                 if not 1 <= hello.since <= head.version:
                     raise ValueError(
                         f"'since' must be a version from 1 to {head.version}, not {hello.since}."
                     )
                 if hello.since < head.version:
-                    recorded = await service.events(self.campaign_id, hello.since, head.version)
+                    recorded = await service.events(
+                        self.campaign_id, hello.since, head.version, MISSED_PAGE
+                    )
                     missed = seen_events(head, recorded, seat)
+                    after = recorded[-1].version
         except BaseException as error:
             await self.ctx.hub.leave(watcher)
             self.outbox.release()
@@ -209,8 +220,26 @@ class Session:
             legal_actions=head.choices(seat),
             outcome=head.outcome,
             missed=missed,
+            missed_more=after < head.version,
         )
-        self.outbox.release(self.frames.encode(welcome))
+        if after == head.version:
+            self.outbox.release(self.frames.encode(welcome))
+            return
+        # A long resume: the rest of the missed events follow page by page, sent from here
+        # while live updates wait in the held outbox, so a socket holds one page at a time.
+        try:
+            await self.outbox.settled()
+            await self.ws.send(self.frames.encode(welcome))
+            while after < head.version:
+                recorded = await service.events(self.campaign_id, after, head.version, MISSED_PAGE)
+                after = recorded[-1].version
+                page = Missed(seen_events(head, recorded, seat), after < head.version)
+                await self.ws.send(self.frames.encode(page))
+        except StoreError as error:
+            message = f"The rest of the missed events could not be read: {error}"
+            self.outbox.release(self.frames.encode(ErrorMessage(error.code, message)))
+            return
+        self.outbox.release()
 
     async def act(self, act: Act) -> None:
         watcher = self.watcher
