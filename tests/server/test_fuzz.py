@@ -193,7 +193,8 @@ tokens = st.one_of(st.none(), st.text(min_size=1, max_size=40), st.just("Bearer 
     body=bodies,
     authorization=tokens,
     query=st.dictionaries(
-        st.sampled_from(["offset", "limit", "after", "at"]), st.text(max_size=12)
+        st.sampled_from(["offset", "limit", "after", "at"]),
+        st.text(max_size=12) | st.sampled_from(["9223372036854775807", "-1", "1e3", "2" * 40]),
     ),
 )
 def test_http_bodies_and_queries_get_typed_answers_and_change_nothing(
