@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+import redis.asyncio
 
 from domain.core.hashing import seed_commitment
 from server.auth import token_hash
-from tests.server.conftest import auth
+from tests.server.conftest import Live, auth
 
 
 async def create(api: httpx.AsyncClient, **body: object) -> dict[str, object]:
@@ -23,7 +26,7 @@ async def test_create_returns_one_token_per_seat_and_the_seed_hash(api: httpx.As
     assert isinstance(created["seed_hash"], str) and len(created["seed_hash"]) == 64
 
 
-async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncClient) -> None:
+async def test_tokens_are_stored_only_as_hashes(live: Live, api: httpx.AsyncClient) -> None:
     created = await create(api)
     token = created["seats"]["player"]  # type: ignore[index]
     listed = (await api.get(f"/api/campaigns/{created['id']}")).json()
@@ -31,6 +34,25 @@ async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncCl
     state = await api.get(f"/api/campaigns/{created['id']}/state", headers=auth(token))
     assert state.json()["seat"] == "player"
     assert token_hash(token) != token
+    # Nothing the store holds has the token in it; its hash is there.
+    assert live.redis_url is not None
+    client: Any = redis.asyncio.Redis.from_url(live.redis_url)  # replies are bytes
+    try:
+        stored = b""
+        async for key in client.scan_iter(match=f"{live.prefix}:*"):
+            match (await client.type(key)).decode():
+                case "hash":
+                    stored += b"".join(k + v for k, v in (await client.hgetall(key)).items())
+                case "stream":
+                    stored += b"".join(b"".join(f.values()) for _, f in await client.xrange(key))
+                case "zset":
+                    stored += b"".join(await client.zrange(key, 0, -1))
+                case "set":
+                    stored += b"".join(await client.smembers(key))
+        assert token.encode() not in stored
+        assert token_hash(token).encode() in stored
+    finally:
+        await client.aclose()
 
 
 async def test_unknown_game_is_a_bad_request(api: httpx.AsyncClient) -> None:
