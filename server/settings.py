@@ -51,8 +51,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     ws_compression: bool = False
     """permessage-deflate on sockets: smaller frames for much more CPU; frames are small."""
     limit_creations: str = "60/minute"
-    """Campaigns and forks one client may create (a rate such as ``60/minute``; empty: none).
-    A client is a peer address; these limits are counted in Redis, across processes."""
+    """Campaigns and forks one client may create (a rate such as ``60/minute``; ``off``: no
+    limit). A client is a peer address; these limits are counted in Redis, across processes."""
     limit_failed_auth_per_client: str = "30/minute"
     """Tokens that open no seat, per client; past it the client's tokens are refused for the
     rest of the window."""

@@ -33,9 +33,13 @@ log = logging.getLogger("tabletale.throttle")
 T = TypeVar("T")
 
 
+OFF = ("", "0", "off", "none")
+"""Rates that turn a limit off (an environment variable cannot be set to nothing)."""
+
+
 class LimitSettings(msgspec.Struct, frozen=True, kw_only=True):
-    """Each rate in the ``limits`` notation (``"60/minute"``, ``"10 per second"``); an empty
-    string or 0 turns a limit off."""
+    """Each rate in the ``limits`` notation (``"60/minute"``, ``"10 per second"``); ``off``
+    (or ``0``, or an empty string) turns a limit off, and so does 0 for a number."""
 
     creations: str = "60/minute"
     """Campaigns (and forks) one client may create."""
@@ -57,7 +61,7 @@ class LimitSettings(msgspec.Struct, frozen=True, kw_only=True):
     def check(self) -> None:
         for name in ("creations", "failed_auth_per_client", "failed_auth_per_campaign"):
             value = getattr(self, name)
-            if value:
+            if value.strip().lower() not in OFF:
                 try:
                     limits.parse(value)
                 except ValueError:
@@ -73,7 +77,7 @@ def client_of(connection: HTTPConnection) -> str:
 
 
 def _rate(text: str) -> limits.RateLimitItem | None:
-    return limits.parse(text) if text else None
+    return None if text.strip().lower() in OFF else limits.parse(text)
 
 
 class MessageBucket:

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.app import create_app
 from server.service import CampaignService
+from server.settings import load
 from server.store.memory import MemoryStore
 from server.throttle import LimitSettings, MessageBucket, Throttle
 from tests.redis_support import delete_prefix, running_redis
@@ -176,6 +177,23 @@ async def test_messages_per_socket_are_limited_with_typed_answers() -> None:
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.25)  # a client told to slow down waits before retrying
             assert answer["version"] == 3
+
+
+def test_limits_are_read_from_the_environment_and_can_be_turned_off() -> None:
+    settings = load(
+        {
+            "TABLETALE_LIMIT_CREATIONS": "off",
+            "TABLETALE_LIMIT_FAILED_AUTH_PER_CLIENT": "5 per second",
+            "TABLETALE_LIMIT_SOCKETS_PER_CLIENT": "0",
+            "TABLETALE_LIMIT_MESSAGES_PER_SECOND": "0",
+        }
+    )
+    settings.check()
+    throttle = Throttle.in_memory(settings.limits())
+    assert throttle.bucket() is None
+    assert throttle.settings.failed_auth_per_client == "5 per second"
+    with pytest.raises(ValueError, match="not a rate"):
+        load({"TABLETALE_LIMIT_CREATIONS": "lots"}).check()
 
 
 def test_a_message_bucket_allows_its_burst_then_its_rate() -> None:
