@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 from starlette import status
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import SeenEvent
 from server.errors import ErrorBody, classify
@@ -239,6 +239,8 @@ class Session:
             message = f"The rest of the missed events could not be read: {error}"
             self.outbox.release(self.frames.encode(ErrorMessage(error.code, message)))
             return
+        except (OSError, RuntimeError, WebSocketDisconnect):
+            pass  # the peer went away mid-resume; the session's reader sees it and ends
         self.outbox.release()
 
     async def act(self, act: Act) -> None:
