@@ -12,7 +12,9 @@ and Locust) feed every received message to a :class:`Replica` and drive an actio
   ``sync`` and ignores updates until the sync arrives;
 - an action is answered ``accepted`` or ``rejected`` under its command id. After a ``sync`` the
   answer may have been dropped, so the action is sent again with the same command id, which the
-  server answers as a duplicate if it was applied.
+  server answers as a duplicate if it was applied;
+- ``presence`` (who is connected, for a client that asked in its ``hello``) replaces the last one;
+- a message of a type this client does not know is ignored, so servers can add new ones.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class Replica:
         """Waiting for a sync after an update that did not follow on."""
         self.missing = False
         """A long resume's missed events are still arriving (``missed`` pages)."""
+        self.presence: Message | None = None
+        """The last ``presence`` message: ``{"seats": [{"seat", "name"}, ...], "spectators"}``."""
 
     def absorb(self, message: Message) -> Message | None:
         """Take in one server message; returns a message to send back (a sync request) if any."""
@@ -82,7 +86,18 @@ class Replica:
             self.legal_actions = message.get("legal_actions", [])
             self.outcome = message.get("outcome", self.outcome)
             self.events.extend(message.get("events", []))
+        elif kind == "presence":
+            self.presence = message
         return None
+
+    def connected(self) -> dict[str, list[str]]:
+        """Seats with at least one socket connected, each with the names given (may be empty)."""
+        seats: dict[str, list[str]] = {}
+        for entry in (self.presence or {}).get("seats", []):
+            names = seats.setdefault(str(entry["seat"]), [])
+            if entry.get("name"):
+                names.append(str(entry["name"]))
+        return seats
 
     def _whole(self, message: Message) -> None:
         self.version = message["version"]

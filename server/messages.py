@@ -29,6 +29,8 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_NUMBER)]
 """A version, or an offset into a list (0 names "before the first")."""
 Version = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
 """A version that exists in every campaign's stream (1 is the campaign's creation)."""
+Limit = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
+"""How many at most (clamped to the largest page an endpoint hands out)."""
 SEED_LIMIT = 2**64
 Seed = Annotated[int, msgspec.Meta(ge=0, description="A whole number from 0 to 2**64 - 1.")]
 """Its upper bound is checked after decoding (msgspec bounds stop at 64-bit signed integers)."""
@@ -83,14 +85,12 @@ class RewindRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class CatalogQuery(msgspec.Struct, frozen=True):
     offset: Count = 0
-    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] = 50
-    """Clamped to the largest page the server hands out."""
+    limit: Limit = 50
 
 
 class EventsQuery(msgspec.Struct, frozen=True):
     after: Count = 0
-    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] = 1000
-    """Clamped to the largest page the server hands out."""
+    limit: Limit = 1000
 
 
 class StateQuery(msgspec.Struct, frozen=True):
@@ -99,13 +99,16 @@ class StateQuery(msgspec.Struct, frozen=True):
 
 class TimelineQuery(msgspec.Struct, frozen=True):
     after: Count = 0
-    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] | None = None
+    limit: Limit | None = None
     """None: every line after ``after``."""
+
+
+Speed = Annotated[float, msgspec.Meta(ge=0, le=1000)]
 
 
 class ReplayQuery(msgspec.Struct, frozen=True, rename={"start": "from"}):
     start: Version = 1
-    speed: Annotated[float, msgspec.Meta(ge=0, le=1000)] = 10.0
+    speed: Speed = 10.0
 
 
 # -- HTTP responses --------------------------------------------------------------------------
@@ -186,6 +189,10 @@ class StatsOut(msgspec.Struct, frozen=True):
 class Hello(msgspec.Struct, frozen=True, tag="hello", forbid_unknown_fields=True):
     token: Token | None = None
     since: Version | None = None
+    name: str | None = None
+    """The player's name, shown to the campaign's other sockets in ``presence``."""
+    presence: bool = False
+    """Push ``presence`` to this socket whenever somebody joins or leaves."""
 
 
 class Act(msgspec.Struct, frozen=True, tag="act", forbid_unknown_fields=True):
@@ -265,6 +272,21 @@ class Sync(msgspec.Struct, frozen=True, tag="sync"):
     reason: str | None = None
 
 
+class Present(msgspec.Struct, frozen=True):
+    """One socket that holds a seat, and the name its player gave, if any."""
+
+    seat: str
+    name: str | None = None
+
+
+class Presence(msgspec.Struct, frozen=True, tag="presence"):
+    """Who is connected to the campaign: one entry per seated socket, in the order they joined,
+    and how many spectators watch. Sent to the sockets that asked for it in ``hello``."""
+
+    seats: list[Present]
+    spectators: int
+
+
 class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
     command_id: str | None
     code: str
@@ -280,4 +302,6 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
     message: str
 
 
-ServerMessage = Welcome | Missed | Update | Accepted | Sync | Rejected | ReplayEnd | ErrorMessage
+ServerMessage = (
+    Welcome | Missed | Update | Accepted | Sync | Presence | Rejected | ReplayEnd | ErrorMessage
+)

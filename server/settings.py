@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from server.logs import LogFormat
 from server.throttle import LimitSettings
 
 PREFIX = "TABLETALE_"
@@ -64,6 +65,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Messages one socket may send per second on average (0: no limit)..."""
     limit_message_burst: int = 100
     """...and at once."""
+    log_format: LogFormat = "plain"
+    """``json``: one JSON object per log line; every line carries its campaign and command ids
+    either way (:mod:`server.logs`)."""
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work together."""

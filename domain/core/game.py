@@ -9,7 +9,7 @@ field named ``rng``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -110,6 +110,14 @@ class Game(Protocol):
     def describe(self, event: Any, state: Any) -> str | None:
         """One readable timeline line for ``event`` applied to ``state``, or None to skip it."""
         ...
+
+
+@runtime_checkable
+class PublicContent(Protocol):
+    """A game that publishes the content a seat may look up by the ids its view shows (the map,
+    card faces): what lies face up on the table or in the rulebook, never what is met in play."""
+
+    def public_content(self) -> msgspec.Struct: ...
 
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)

@@ -10,6 +10,7 @@ from domain.core.events import CampaignCreated
 from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, options_of
 from domain.core.rng import Rng
 from domain.eila.actions import EilaAction
+from domain.eila.box import Box, box
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
 from domain.eila.describe import describe
 from domain.eila.events import EilaEvent, FutureShuffled
@@ -105,6 +106,9 @@ class EilaGame:
 
     def describe(self, event: EilaEvent, state: EilaState) -> str | None:
         return describe(self.pack, event, state)
+
+    def public_content(self) -> Box:
+        return box(self.pack)
 
 
 GAME = EilaGame(load_pack(DEFAULT_PACK))

@@ -10,7 +10,7 @@ from domain.core.events import CampaignCreated
 from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
 from domain.core.rng import Chance, Rng
 from domain.gil_ennis import rules
-from domain.gil_ennis.content import CONTENT
+from domain.gil_ennis.content import CONTENT, Content
 from domain.gil_ennis.describe import describe
 from domain.gil_ennis.events import DiceRolled, DreamsShuffled, GilEnnisEvent
 from domain.gil_ennis.rules.evolve import evolve
@@ -123,3 +123,8 @@ class GilEnnisGame:
         if not isinstance(event, OWN_EVENTS):
             return None
         return describe(event, state)
+
+    def public_content(self) -> Content:
+        """All of it: the map, the character cards, Mount Humbaba and the six dream cards (the
+        deck's order is what stays hidden, and it is not here)."""
+        return CONTENT

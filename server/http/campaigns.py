@@ -11,13 +11,23 @@ from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError
 from server.http.context import context
 from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
-from server.messages import CampaignOut, CatalogPage, CatalogQuery, CreateCampaign, CreatedOut
+from server.messages import (
+    CampaignOut,
+    CatalogPage,
+    CatalogQuery,
+    Count,
+    CreateCampaign,
+    CreatedOut,
+    Limit,
+)
+from server.openapi import operation
 from server.service import SEED_HASH
 from server.throttle import client_of
 
 MAX_PAGE = 200
 
 
+@operation("Create a campaign.", CreatedOut, request=CreateCampaign, status=status.HTTP_201_CREATED)
 @endpoint
 async def create_campaign(request: Request) -> Response:
     ctx = context(request)
@@ -38,6 +48,7 @@ async def create_campaign(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
+@operation("The catalog, newest first.", CatalogPage, query={"offset": Count, "limit": Limit})
 @endpoint
 async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
@@ -50,6 +61,7 @@ async def list_campaigns(request: Request) -> Response:
     return json(CatalogPage(entries, offset, limit, next_offset))
 
 
+@operation("One campaign's catalog entry.", CampaignOut, seat_token=True)
 @endpoint
 async def get_campaign(request: Request) -> Response:
     ctx = context(request)

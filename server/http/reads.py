@@ -10,19 +10,29 @@ from projections.views import seat_view
 from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query, seat_of
 from server.messages import (
+    Count,
     EventsOut,
     EventsQuery,
+    Limit,
     StateOut,
     StateQuery,
     StatsOut,
     TimelineOut,
     TimelineQuery,
+    Version,
 )
+from server.openapi import operation
 from server.service import SEED_HASH
 
 MAX_EVENTS = 1000
 
 
+@operation(
+    "The viewer's copy of the events.",
+    EventsOut,
+    query={"after": Count, "limit": Limit},
+    seat_token=True,
+)
 @endpoint
 async def events(request: Request) -> Response:
     ctx = context(request)
@@ -36,6 +46,7 @@ async def events(request: Request) -> Response:
     return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
 
 
+@operation("The viewer's view at a version.", StateOut, query={"at": Version}, seat_token=True)
 @endpoint
 async def state(request: Request) -> Response:
     ctx = context(request)
@@ -69,6 +80,9 @@ async def state(request: Request) -> Response:
     return json(out)
 
 
+@operation(
+    "The readable log.", TimelineOut, query={"after": Count, "limit": Limit}, seat_token=True
+)
 @endpoint
 async def timeline_of(request: Request) -> Response:
     ctx = context(request)
@@ -79,6 +93,7 @@ async def timeline_of(request: Request) -> Response:
     return json(TimelineOut(version, lines))
 
 
+@operation("Statistics per game and chapter.", StatsOut)
 @endpoint
 async def stats(request: Request) -> Response:
     ctx = context(request)

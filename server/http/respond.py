@@ -12,6 +12,7 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
+from server import logs
 from server.auth import bearer, seat_for
 from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
 from server.http.context import MAX_BODY, Context, context
@@ -106,10 +107,13 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def endpoint(handler: Handler) -> Handler:
-    """Answer known errors with ``{"error": {"code", "message"}}`` and the matching status."""
+    """Answer known errors with ``{"error": {"code", "message"}}`` and the matching status;
+    bind the campaign id of the path for the logs (a handler binds the command id it reads)."""
 
     @functools.wraps(handler)
     async def wrapped(request: Request) -> Response:
+        campaign = logs.campaign_id.set(request.path_params.get("id"))
+        command = logs.command_id.set(None)
         try:
             return await handler(request)
         except Exception as error:
@@ -118,5 +122,8 @@ def endpoint(handler: Handler) -> Handler:
                 log.exception("Unexpected error in %s %s", request.method, request.url.path)
                 known = ErrorBody("internal", "The server failed to handle this request.")
             return error_response(known, error=error)
+        finally:
+            logs.command_id.reset(command)
+            logs.campaign_id.reset(campaign)
 
     return wrapped

@@ -243,6 +243,11 @@ class RedisStore:
         return _bounded(self._timeout)
 
     @property
+    def commands_in_flight(self) -> int:
+        """Hot-path commands waiting for Redis to answer, for the metrics."""
+        return self._link.in_flight
+
+    @property
     def client(self) -> redis.asyncio.Redis:
         """The underlying client, for tools that need raw commands (benchmarks, cleanup)."""
         return self._client

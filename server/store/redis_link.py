@@ -59,6 +59,11 @@ class Link:
         self._failed_at: float | None = None
         """When the connection last failed, until a new one is open."""
 
+    @property
+    def in_flight(self) -> int:
+        """Commands sent (or about to be) whose replies have not come back yet."""
+        return len(self._calls)
+
     async def execute(self, *args: Any) -> Any:
         """Send one command; its reply, or the error Redis answered, raised."""
         connection = self._connection or await self._connect()

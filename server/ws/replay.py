@@ -17,15 +17,34 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
+from server import logs
 from server.errors import ErrorBody, classify
 from server.http.context import Context, context
 from server.http.respond import authenticate
-from server.messages import ErrorMessage, Hello, ReplayEnd, ReplayQuery, Update, Welcome
+from server.messages import (
+    ClientMessage,
+    ErrorMessage,
+    Hello,
+    ReplayEnd,
+    ReplayQuery,
+    ServerMessage,
+    Speed,
+    Update,
+    Version,
+    Welcome,
+)
+from server.openapi import operation
 from server.throttle import client_of
 from server.ws.frames import Frames, frames_for
 from server.ws.session import admitted, frame_data
 
 
+@operation(
+    "A campaign replayed version by version.",
+    ServerMessage,
+    request=ClientMessage,
+    query={"from": Version, "speed": Speed},
+)
 async def replay_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
@@ -40,6 +59,7 @@ async def replay_socket(websocket: WebSocket) -> None:
 
 async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
     cid: str = websocket.path_params["id"]
+    logs.campaign_id.set(cid)  # for whatever this socket's task logs
     service = ctx.service
 
     async def fail(body: ErrorBody) -> None:

@@ -4,8 +4,10 @@ A session starts with the client's ``hello`` (a seat token or none, and optional
 last version it saw). The server answers ``welcome`` with the full view at the head (and, after a
 ``since``, the events the client missed), then pushes one ``update`` per change. An action is
 answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
-action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. Every frame
-leaves through the session's :class:`~server.ws.outbox.Outbox`, in order.
+action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. A ``hello``
+with ``presence`` also gets ``presence`` (who is connected) after its welcome and whenever a socket
+joins or leaves. Every frame leaves through the session's :class:`~server.ws.outbox.Outbox`, in
+order.
 """
 
 from __future__ import annotations
@@ -19,21 +21,26 @@ from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import SeenEvent
+from server import logs
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
+from server.head import Head
 from server.http.commands import perform
 from server.http.context import Context, context
 from server.http.respond import authenticate
 from server.messages import (
     Accepted,
     Act,
+    ClientMessage,
     ErrorMessage,
     Hello,
     Missed,
     Rejected,
+    ServerMessage,
     SyncRequest,
     Welcome,
 )
+from server.openapi import operation
 from server.store.base import StoreError
 from server.throttle import client_of
 from server.ws.frames import MAX_FRAME, Frames, frames_for
@@ -53,6 +60,9 @@ the rest."""
 
 MAX_REFUSED = 256
 """Messages over the rate limit in a row after which the client is taken to be flooding."""
+
+MAX_NAME = 40
+"""The longest player name a ``hello`` may give (characters)."""
 
 
 class Closed(Exception):
@@ -185,9 +195,15 @@ class Session:
 
     async def _join(self, hello: Hello) -> None:
         service = self.ctx.service
+        name = (hello.name or "").strip() or None
+        if name is not None and len(name) > MAX_NAME:
+            self.send(ErrorMessage("bad_request", f"A name has at most {MAX_NAME} characters."))
+            return
         facts = await service.facts(self.campaign_id)
         seat = await authenticate(self.ctx, self.client, self.campaign_id, hello.token)
-        watcher, head = await self.ctx.hub.join(self.campaign_id, seat, self.frames, self.outbox)
+        watcher, head = await self.ctx.hub.join(
+            self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
+        )
         try:
             missed: list[SeenEvent] = []
             after = head.version
@@ -224,9 +240,16 @@ class Session:
         )
         if after == head.version:
             self.outbox.release(self.frames.encode(welcome))
-            return
-        # A long resume: the rest of the missed events follow page by page, sent from here
-        # while live updates wait in the held outbox, so a socket holds one page at a time.
+        else:
+            await self._resume_in_pages(welcome, head, seat, after)
+        self.ctx.hub.announce(self.campaign_id)
+
+    async def _resume_in_pages(
+        self, welcome: Welcome, head: Head, seat: str | None, after: int
+    ) -> None:
+        """A long resume: the rest of the missed events follow page by page, sent from here
+        while live updates wait in the held outbox, so a socket holds one page at a time."""
+        service = self.ctx.service
         try:
             await self.outbox.settled()
             await self.ws.send(self.frames.encode(welcome))
@@ -250,6 +273,7 @@ class Session:
             return
         # The answer is sent from this task rather than by a pump task of its own.
         self.outbox.defer()
+        command = logs.command_id.set(act.command_id)
         try:
             acted = await perform(
                 self.ctx,
@@ -271,6 +295,7 @@ class Session:
             # Otherwise the fan-out has queued the answer with the update it caused.
         finally:
             await self.outbox.flush()
+            logs.command_id.reset(command)
 
     def sync(self) -> None:
         head = self.ctx.service.heads.cached(self.campaign_id)
@@ -303,6 +328,9 @@ async def admitted(websocket: WebSocket, ctx: Context, frames: Frames) -> bool:
     return False
 
 
+@operation(
+    "A play session: hello, welcome, actions, live updates.", ServerMessage, request=ClientMessage
+)
 async def campaign_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
@@ -310,7 +338,9 @@ async def campaign_socket(websocket: WebSocket) -> None:
     if not await admitted(websocket, ctx, frames):
         return
     session = Session(websocket, ctx, websocket.path_params["id"], frames)
-    ctx.metrics.sockets += 1
+    # The session's own task: whatever it logs, it logs for this campaign.
+    logs.campaign_id.set(session.campaign_id)
+    ctx.metrics.sockets.inc()
     try:
         await session.run()
     except Closed as closed:
@@ -319,6 +349,6 @@ async def campaign_socket(websocket: WebSocket) -> None:
     except OSError:
         pass  # the peer went away mid-send
     finally:
-        ctx.metrics.sockets -= 1
+        ctx.metrics.sockets.dec()
         await session.close()
         await ctx.throttle.socket_closed(session.client)

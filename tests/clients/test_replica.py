@@ -137,3 +137,19 @@ def test_a_sync_before_the_answer_sends_the_action_again_with_the_same_command_i
     exchange = Exchange(replica, "a", "cmd")
     sync = {"type": "sync", "version": 2, "view": {}, "legal_actions": [], "outcome": "running"}
     assert exchange.feed(sync) == exchange.request
+
+
+def test_presence_is_kept_and_unknown_messages_are_ignored() -> None:
+    replica = Replica()
+    replica.absorb(welcome())
+    presence = {
+        "type": "presence",
+        "seats": [{"seat": "player", "name": "Ana"}, {"seat": "player", "name": None}],
+        "spectators": 2,
+    }
+    assert replica.absorb(presence) is None
+    assert replica.connected() == {"player": ["Ana"]}
+    assert replica.absorb({"type": "fireworks", "colour": "gold"}) is None
+    assert (replica.version, replica.lost) == (2, False)
+    exchange = Exchange(replica, "a", "c-1")
+    assert exchange.feed({"type": "fireworks"}) is None and not exchange.done

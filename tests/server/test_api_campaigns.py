@@ -160,3 +160,22 @@ async def test_the_games_endpoint_lists_facts_and_options(api: httpx.AsyncClient
     assert eila["options"]["additionalProperties"] is False
     refused = await api.post("/api/campaigns", json={"game": "eila", "options": {"mode": "hard"}})
     assert refused.status_code == 400 and "mode" in refused.json()["error"]["message"]
+
+
+async def test_a_games_public_content_names_what_its_views_show(api: httpx.AsyncClient) -> None:
+    gil_ennis = (await api.get("/api/games/gil-ennis/content")).json()
+    assert gil_ennis["map"]["trail"][0] == {
+        "id": "hollow-creek",
+        "name": "Hollow Creek",
+        "special": None,
+    }
+    assert [path["id"] for path in gil_ennis["map"]["paths"]] == ["ridge", "valley"]
+    assert {dream["id"] for dream in gil_ennis["dreams"]} >= {"lantern-under-water"}
+    eila = (await api.get("/api/games/eila/content")).json()
+    assert eila["resources"][0] == ["food", "Food"] and eila["storage"]["fear"] == 8
+    assert eila["items"]["I01"]["name"] == "Brass Key"
+    assert "cards" not in eila, "story cards are met in play, not looked up"
+    response = await api.get("/api/games/dice-race/content")
+    assert response.json() == {} and response.headers["cache-control"].startswith("public")
+    missing = await api.get("/api/games/chess/content")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
