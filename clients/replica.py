@@ -6,6 +6,8 @@ and Locust) feed every received message to a :class:`Replica` and drive an actio
 
 - ``welcome`` and ``sync`` carry the full view; ``update`` and ``accepted`` carry a JSON Patch from
   the view at ``first - 1``, which is applied in place;
+- a long resume's missed events come a page at a time: in the ``welcome``, then in ``missed``
+  messages until one says there are no more; they add to the log and change no view;
 - an update that does not follow on from the replica's version means it lost track: it asks for a
   ``sync`` and ignores updates until the sync arrives;
 - an action is answered ``accepted`` or ``rejected`` under its command id. After a ``sync`` the
@@ -50,6 +52,8 @@ class Replica:
         """Every event received, in order (after a sync, those in between are missing)."""
         self.lost = False
         """Waiting for a sync after an update that did not follow on."""
+        self.missing = False
+        """A long resume's missed events are still arriving (``missed`` pages)."""
         self.presence: Message | None = None
         """The last ``presence`` message: ``{"seats": [{"seat", "name"}, ...], "spectators"}``."""
 
@@ -60,7 +64,12 @@ class Replica:
             self.campaign, self.game = message["campaign"], message["game"]
             self.seat, self.seats = message.get("seat"), list(message["seats"])
             self.events.extend(message.get("missed", []))
+            self.missing = bool(message.get("missed_more"))
             self._whole(message)
+        elif kind == "missed":
+            # A long resume's next page of history: it changes no view, only the log.
+            self.events.extend(message["events"])
+            self.missing = bool(message.get("more"))
         elif kind == "sync":
             self._whole(message)
             self.lost = False

@@ -16,12 +16,16 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from domain.core.game import Game
 from projections.runner import CatalogRunner
 from server import openapi
+from server.auth import is_private
 from server.fanout import Hub
 from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.store.feed import LocalFeed
 from server.store.redis import RedisStore
+from server.throttle import Throttle
+from server.timelines import Timelines
 from server.web import WEB_ROOT, WebClient
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
@@ -69,22 +73,31 @@ def create_app(
     service: CampaignService,
     *,
     catalog_interval: float = 10.0,
+    audit_interval: float = 5.0,
+    throttle: Throttle | None = None,
     close_store: bool = False,
     web_root: Path | None = WEB_ROOT,
 ) -> Starlette:
     """The app for a ready service; ``close_store`` closes the store when the app stops.
-    ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client)."""
+    ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client).
+    ``audit_interval``: how often watched heads are checked against a store that other
+    processes share (a store only this process writes needs no check). ``throttle``: the
+    clients' limits (by default the default limits, counted in this process's memory)."""
     metrics = Metrics()
     metrics.sample(metrics.campaigns_cached, lambda: len(service.heads))
     store = service.store
     if isinstance(store, RedisStore):
         metrics.sample(metrics.redis_in_flight, lambda: store.commands_in_flight)
-    hub = Hub(service.heads, store.changes(), pushed=metrics.updates_pushed.inc)
-    ctx = Context(service, hub, metrics, CatalogRunner(CatalogSource(service)))
+    feed = store.changes()
+    hub = Hub(service.heads, feed, pushed=metrics.updates_pushed.inc)
+    audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
+    runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
+    limits = throttle or Throttle.in_memory()
+    ctx = Context(service, hub, metrics, runner, limits, Timelines(service.heads))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.start()
+        hub.start(audit_every=audit_every)
         tasks = [asyncio.create_task(ctx.catalog.run(interval=catalog_interval))]
         if metrics.directory is not None:
             tasks.append(asyncio.create_task(metrics.keep_sampled()))
@@ -95,6 +108,7 @@ def create_app(
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await hub.close()
+            await limits.close()
             metrics.close()
             if close_store:
                 await service.store.close()

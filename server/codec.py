@@ -50,6 +50,7 @@ class Codec:
         self.event_type: Any = CoreEvent | game.event_type
         self._encoder = msgspec.msgpack.Encoder()
         self._envelope = msgspec.msgpack.Decoder(Envelope[self.event_type])  # type: ignore[name-defined]
+        self._raw = msgspec.msgpack.Decoder(Envelope[msgspec.Raw])
         self._state = msgspec.msgpack.Decoder(game.state_type)
 
     def encode(self, envelope: Envelope[Any]) -> bytes:
@@ -61,6 +62,10 @@ class Codec:
     def decode_recorded(self, version: int, data: bytes) -> Recorded[Any]:
         env = self._envelope.decode(data)
         return Recorded(version, env.event, env.hash, env.seat, env.command, env.at_ms, env.settled)
+
+    def hash_of(self, data: bytes) -> str:
+        """The stored state hash of a payload, without decoding its event."""
+        return self._raw.decode(data).hash
 
     def encode_state(self, state: Any) -> bytes:
         return self._encoder.encode(state)

@@ -99,9 +99,25 @@ class Hub:
         self._follower: asyncio.Task[None] | None = None
         heads.listen(self)
 
-    def start(self) -> None:
-        """Begin following the store's change feed (once the event loop runs)."""
+    def start(self, *, audit_every: float = 0.0) -> None:
+        """Begin following the store's change feed (once the event loop runs); with
+        ``audit_every`` seconds, also check every watched head against the store that often."""
         self._follower = asyncio.create_task(self._feed.follow(self._deliver, self._resumed))
+        if audit_every > 0:
+            auditing = asyncio.create_task(self._audit(audit_every))
+            self._background.add(auditing)
+            auditing.add_done_callback(self._background.discard)
+
+    async def _audit(self, every: float) -> None:
+        """A store whose history moved back under a quiet campaign (a Redis restored from an
+        older append-only file while nobody acted) tells no process; this check finds it, and
+        the repository resynchronises the campaign's sockets."""
+        while True:
+            await asyncio.sleep(every)  # the audit's period
+            try:
+                await self._heads.catch_up_pinned()
+            except Exception as error:
+                log.warning("Checking the watched campaigns against the store failed: %s", error)
 
     async def close(self) -> None:
         tasks = list(self._background)

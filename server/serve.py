@@ -23,6 +23,7 @@ from server.metrics import MULTIPROC_DIR
 from server.service import CampaignService
 from server.settings import Settings, as_environment, load
 from server.stores import describe_store, open_store
+from server.throttle import Throttle
 from server.ws.frames import MAX_FRAME
 
 log = logging.getLogger("tabletale.serve")
@@ -31,7 +32,26 @@ log = logging.getLogger("tabletale.serve")
 def build_app(settings: Settings) -> Starlette:
     store = open_store(settings)
     service = CampaignService(store, cache_size=settings.head_cache)
-    return create_app(service, catalog_interval=settings.catalog_interval_s, close_store=True)
+    return create_app(
+        service,
+        catalog_interval=settings.catalog_interval_s,
+        audit_interval=settings.head_audit_interval_s,
+        throttle=open_throttle(settings),
+        close_store=True,
+    )
+
+
+def open_throttle(settings: Settings) -> Throttle:
+    """The clients' limits, counted where every process sees them: in Redis when the server
+    uses Redis, else in this process (the embedded store belongs to one process)."""
+    if settings.redis_url:
+        return Throttle.on_redis(
+            settings.redis_url,
+            settings.limits(),
+            prefix=settings.redis_prefix,
+            timeout=settings.redis_socket_timeout_s,
+        )
+    return Throttle.in_memory(settings.limits())
 
 
 def app_from_environment() -> Starlette:

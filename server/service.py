@@ -89,9 +89,14 @@ class CampaignService:
             ORIGIN: str(len(steps)),
             SEEDED_AT: "1",
         }
-        await self.store.create(campaign_id, game.info.name, now_ms=self._clock(), attrs=all_attrs)
         facts = Facts(campaign_id, game, seat_tuple, origin=len(steps), attrs=all_attrs)
-        acted = await self.heads.create(facts, steps)
+
+        async def register(payloads: list[bytes]) -> object:
+            return await self.store.create(
+                campaign_id, game.info.name, now_ms=self._clock(), attrs=all_attrs, events=payloads
+            )
+
+        acted = await self.heads.create(facts, steps, register)
         return Created(campaign_id, game.info.name, seat_tuple, commitment, acted.last)
 
     # -- reading --------------------------------------------------------------------------
@@ -233,13 +238,14 @@ class CampaignService:
             )
             return Created(child_id, facts.game.info.name, facts.seats, inherited[SEED_HASH], at)
         seed = self._fresh.seed() if reseed is True else int(reseed)
+        if not 0 <= seed < 1 << SEED_BITS:
+            raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
         salt = self._fresh.salt()
         seed_hash = seed_commitment(seed, salt)
         # The new luck starts at the reseed: no rewind may return to the parent's generator.
         reseeded_at = at + 1
         child_attrs |= {SEED_HASH: seed_hash, ORIGIN: str(reseeded_at), SEEDED_AT: str(reseeded_at)}
         state = await self.heads.state_at(campaign_id, at)
-        await self.store.fork(campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs)
         child = Facts(
             child_id,
             facts.game,
@@ -250,9 +256,18 @@ class CampaignService:
             fork_version=at,
         )
         reseeded = Reseeded(seed, salt)
+
+        async def register(payloads: list[bytes]) -> object:
+            # The child and its Reseeded event are stored in one step: a fork that fails
+            # leaves nothing behind.
+            return await self.store.fork(
+                campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs, events=payloads
+            )
+
         acted = await self.heads.create(
             child,
             [(reseeded, evolve(facts.game, state, reseeded))],
+            register,
             start=(at, state, state_hash(state)),
         )
         return Created(child_id, facts.game.info.name, facts.seats, seed_hash, acted.last)

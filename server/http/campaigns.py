@@ -10,10 +10,19 @@ from domain.games import get_game
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError
 from server.http.context import context
-from server.http.respond import body, campaign_id, endpoint, json, query_int, seat_of
-from server.messages import CampaignOut, CatalogPage, CreateCampaign, CreatedOut
+from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
+from server.messages import (
+    CampaignOut,
+    CatalogPage,
+    CatalogQuery,
+    Count,
+    CreateCampaign,
+    CreatedOut,
+    Limit,
+)
 from server.openapi import operation
 from server.service import SEED_HASH
+from server.throttle import client_of
 
 MAX_PAGE = 200
 
@@ -23,6 +32,7 @@ MAX_PAGE = 200
 async def create_campaign(request: Request) -> Response:
     ctx = context(request)
     asked = await body(request, CreateCampaign)
+    await ctx.throttle.created(client_of(request))
     game_name = asked.game
     # Seats are needed before creation to mint their tokens; the service checks the layout.
     game = get_game(game_name)
@@ -38,12 +48,12 @@ async def create_campaign(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
-@operation("The catalog, newest first.", CatalogPage, query={"offset": int, "limit": int})
+@operation("The catalog, newest first.", CatalogPage, query={"offset": Count, "limit": Limit})
 @endpoint
 async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
-    offset = query_int(request, "offset", 0) or 0
-    limit = min(query_int(request, "limit", 50, low=1) or 50, MAX_PAGE)
+    asked = query(request, CatalogQuery)
+    offset, limit = asked.offset, min(asked.limit, MAX_PAGE)
     infos = await ctx.service.catalog(offset=offset, limit=limit)
     visible = [info for info in infos if not is_private(info.attrs)]
     entries = await ctx.catalog.entries(visible)

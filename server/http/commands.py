@@ -16,6 +16,7 @@ from server.http.respond import body, campaign_id, endpoint, json, seat_of
 from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
 from server.openapi import operation
 from server.results import Acted
+from server.throttle import client_of
 
 
 async def perform(
@@ -92,6 +93,7 @@ async def fork(request: Request) -> Response:
     if seat is None and head.outcome == "running":
         # A fork hands out every seat's token, so its holder sees all hidden information.
         _seated(seat, "fork it while it runs")
+    await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     attrs = token_attrs(tokens)
     if is_private(head.facts.attrs):

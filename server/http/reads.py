@@ -6,11 +6,21 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from projections.log import seen_log
-from projections.timeline import timeline
 from projections.views import seat_view
 from server.http.context import context
-from server.http.respond import campaign_id, endpoint, json, query_int, seat_of
-from server.messages import EventsOut, StateOut, StatsOut, TimelineOut
+from server.http.respond import campaign_id, endpoint, json, query, seat_of
+from server.messages import (
+    Count,
+    EventsOut,
+    EventsQuery,
+    Limit,
+    StateOut,
+    StateQuery,
+    StatsOut,
+    TimelineOut,
+    TimelineQuery,
+    Version,
+)
 from server.openapi import operation
 from server.service import SEED_HASH
 
@@ -20,7 +30,7 @@ MAX_EVENTS = 1000
 @operation(
     "The viewer's copy of the events.",
     EventsOut,
-    query={"after": int, "limit": int},
+    query={"after": Count, "limit": Limit},
     seat_token=True,
 )
 @endpoint
@@ -28,21 +38,21 @@ async def events(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
-    after = query_int(request, "after", 0) or 0
-    limit = min(query_int(request, "limit", MAX_EVENTS, low=1) or MAX_EVENTS, MAX_EVENTS)
+    asked = query(request, EventsQuery)
+    after, limit = asked.after, min(asked.limit, MAX_EVENTS)
     head = await ctx.service.head(cid)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
     return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
 
 
-@operation("The viewer's view at a version.", StateOut, query={"at": int}, seat_token=True)
+@operation("The viewer's view at a version.", StateOut, query={"at": Version}, seat_token=True)
 @endpoint
 async def state(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
-    at = query_int(request, "at", None, low=1)
+    at = query(request, StateQuery).at
     head = await ctx.service.head(cid)
     seeding = await ctx.service.revealed(cid, head)
     points = await ctx.service.points(head)
@@ -73,17 +83,22 @@ async def state(request: Request) -> Response:
     return json(out)
 
 
-@operation("The readable log.", TimelineOut, seat_token=True)
+@operation(
+    "The readable log.", TimelineOut, query={"after": Count, "limit": Limit}, seat_token=True
+)
 @endpoint
 async def timeline_of(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     await seat_of(request)
+    asked = query(request, TimelineQuery)
+    version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
+    # The points of the version the lines reach (cached per campaign and version).
     head = await ctx.service.head(cid)
     points = await ctx.service.points(head)
-    recorded = await ctx.service.events(cid, 0, head.version)
-    lines = timeline(head.game, recorded)
-    return json(TimelineOut(head.version, lines, list(points.fork), list(points.rewind)))
+    fork_points = [v for v in points.fork if v <= version]
+    rewind_points = [v for v in points.rewind if v < version]
+    return json(TimelineOut(version, lines, fork_points, rewind_points))
 
 
 @operation("Statistics per game and chapter.", StatsOut)

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+import redis.asyncio
 
 from domain.core.hashing import seed_commitment
 from server.auth import token_hash
-from tests.server.conftest import auth
+from tests.server.conftest import Live, auth
 
 
 async def create(api: httpx.AsyncClient, **body: object) -> dict[str, object]:
@@ -23,7 +26,7 @@ async def test_create_returns_one_token_per_seat_and_the_seed_hash(api: httpx.As
     assert isinstance(created["seed_hash"], str) and len(created["seed_hash"]) == 64
 
 
-async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncClient) -> None:
+async def test_tokens_are_stored_only_as_hashes(live: Live, api: httpx.AsyncClient) -> None:
     created = await create(api)
     token = created["seats"]["player"]  # type: ignore[index]
     listed = (await api.get(f"/api/campaigns/{created['id']}")).json()
@@ -31,6 +34,25 @@ async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncCl
     state = await api.get(f"/api/campaigns/{created['id']}/state", headers=auth(token))
     assert state.json()["seat"] == "player"
     assert token_hash(token) != token
+    # Nothing the store holds has the token in it; its hash is there.
+    assert live.redis_url is not None
+    client: Any = redis.asyncio.Redis.from_url(live.redis_url)  # replies are bytes
+    try:
+        stored = b""
+        async for key in client.scan_iter(match=f"{live.prefix}:*"):
+            match (await client.type(key)).decode():
+                case "hash":
+                    stored += b"".join(k + v for k, v in (await client.hgetall(key)).items())
+                case "stream":
+                    stored += b"".join(b"".join(f.values()) for _, f in await client.xrange(key))
+                case "zset":
+                    stored += b"".join(await client.zrange(key, 0, -1))
+                case "set":
+                    stored += b"".join(await client.smembers(key))
+        assert token.encode() not in stored
+        assert token_hash(token).encode() in stored
+    finally:
+        await client.aclose()
 
 
 async def test_unknown_game_is_a_bad_request(api: httpx.AsyncClient) -> None:
@@ -78,6 +100,18 @@ async def test_private_campaign_refuses_spectators_and_leaves_the_catalog(
     assert allowed.status_code == 200
     ids = [entry["id"] for entry in (await api.get("/api/campaigns")).json()["campaigns"]]
     assert public["id"] in ids and private["id"] not in ids
+
+
+async def test_statistics_do_not_reveal_private_campaigns(api: httpx.AsyncClient) -> None:
+    await create(api)
+    private = await create(api, private=True)
+    token = private["seats"]["player"]  # type: ignore[index]
+    # Reading the private campaign with its token builds its catalog entry all the same.
+    shown = await api.get(f"/api/campaigns/{private['id']}", headers=auth(token))
+    assert shown.status_code == 200 and shown.json()["private"] is True
+    stats = (await api.get("/api/stats")).json()["games"]
+    (dice,) = [game for game in stats if game["game"] == "dice-race"]
+    assert dice["totals"]["games"] == 1 and dice["totals"]["running"] == 1
 
 
 async def test_catalog_is_paged_newest_first(api: httpx.AsyncClient) -> None:

@@ -55,6 +55,27 @@ async def test_resubmitted_command_returns_original_result(service: CampaignServ
     assert (await service.state_at(c.id))[0] == 3
 
 
+async def test_a_resent_command_is_a_duplicate_whatever_version_it_names(
+    service: CampaignService,
+) -> None:
+    c = await service.create("dice-race", seed=3, seats=["red", "blue"], options={"target": 500})
+    _, state = await service.state_at(c.id)
+    mover = service_game_to_act(state)
+    first = await service.act(c.id, mover, "roll", expected_version=2, command_id="r")
+    # The client saw its own answer's version and resends naming it: the rules would now say
+    # "not your turn", the version is the head, and still it is the same command.
+    for named in (first.last, first.last + 5, 1):
+        again = await service.act(c.id, mover, "roll", expected_version=named, command_id="r")
+        assert again.duplicate and (again.first, again.last) == (first.first, first.last)
+    # The other seat's command with the same id is the same command too: ids are per campaign.
+    other = "blue" if mover == "red" else "red"
+    again = await service.act(c.id, other, "hold", expected_version=first.last, command_id="r")
+    assert again.duplicate
+    assert (await service.state_at(c.id))[0] == first.last
+    with pytest.raises(NotYourTurn):
+        await service.act(c.id, mover, "roll", expected_version=first.last, command_id="new")
+
+
 async def test_wrong_seat_and_unknown_action(service: CampaignService) -> None:
     c = await service.create("dice-race", seed=3, seats=["red", "blue"], options={"target": 500})
     _, state = await service.state_at(c.id)
