@@ -232,7 +232,7 @@ class Session:
             seat=seat,
             seats=list(facts.seats),
             version=head.version,
-            view=head.view(seat),
+            view=head.view(seat, keep=False),
             legal_actions=head.choices(seat),
             outcome=head.outcome,
             missed=missed,
