@@ -127,8 +127,8 @@ function mapSvg(ctx) {
       g.append(s("circle", { cx: node.x, cy: node.y, r: node.kind === "home" ? 17 : 15, class: "site-dot" }));
       const special = SPECIAL[node.special];
       g.append(s("text", { x: node.x, y: node.y + 5, "text-anchor": "middle", class: "site-icon" }, node.kind === "home" ? "⌂" : special?.icon || "·"));
-      const below = node.kind === "path" && node.y < map.middle ? -26 : 36;
-      g.append(s("text", { x: node.x, y: node.y + below, "text-anchor": "middle", class: "site-name" }, node.name));
+      // names sit below their site, clear of the marker that stands above it
+      g.append(s("text", { x: node.x, y: node.y + 36, "text-anchor": "middle", class: "site-name" }, node.name));
       if (special) g.append(s("title", {}, `${node.name}: ${special.text}`));
     }
     svg.append(g);
