@@ -121,7 +121,7 @@ export class Timeline {
       const near = this.nearest(version);
       const first = points[0];
       if (first !== undefined && version < first) {
-        parts.push(`Version ${version} comes before the first decision, at version ${first}: it cannot be forked or rewound to.`);
+        parts.push(`Version ${version} comes before version ${first}, the first this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
       } else {
         parts.push(`Version ${version} is not a decision point: no seat had a decision to make there (the game was still resolving an action), so it cannot be forked or rewound to.`);
       }

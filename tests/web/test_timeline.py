@@ -132,9 +132,7 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     expect(page.locator(".timeline .position")).to_have_text(f"version {below} of {head}")
     expect(page.get_by_role("button", name="Fork from here")).to_be_enabled()
     scrub_to(page, 2, head)  # set-up, before the first decision
-    expect(note).to_contain_text(
-        f"Version 2 comes before the first decision, at version {forks[0]}"
-    )
+    expect(note).to_contain_text(f"Version 2 comes before version {forks[0]}, the first")
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
 
     page.locator(".timeline select.speed").select_option("1")
