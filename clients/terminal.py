@@ -14,7 +14,7 @@ from typing import Any
 
 from clients.connection import ProtocolError, Seat, create_campaign
 from clients.http import campaign_url, content_url, get
-from clients.screens import board
+from clients.screens import board, numbered
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -40,8 +40,7 @@ def render(seat: Seat, content: Any = None, title: str = "") -> list[str]:
     lines += board(seat.replica.game, seat.view, content, seat.seat)
     if seat.legal_actions:
         lines.append("Actions:")
-        for number, action in enumerate(seat.legal_actions, start=1):
-            lines.append(f"  {number:>2}. {action['label']}")
+        lines += numbered(seat.replica.game, seat.view, seat.legal_actions)
     return lines
 
 

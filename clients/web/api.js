@@ -59,8 +59,9 @@ export const act = (id, token, action, expectedVersion, commandId = null) =>
     body: { action, expected_version: expectedVersion, command_id: commandId },
   });
 
-export const fork = (id, token, at) =>
-  call("POST", `${campaign(id)}/fork`, { token, body: { at, reseed: false } });
+// `reseed`: false keeps the parent's luck; true gives the fork new luck (a new published hash).
+export const fork = (id, token, at, reseed = false) =>
+  call("POST", `${campaign(id)}/fork`, { token, body: { at, reseed } });
 
 export const rewind = (id, token, to, expectedVersion = null) =>
   call("POST", `${campaign(id)}/rewind`, {

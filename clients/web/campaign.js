@@ -146,7 +146,7 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
       // the lines stay as they were; the event types below stand in for them
     }
     renderRecent(recentPanel, story, [recent[0], recent[1]], recent[2]);
-    if (timeline) timeline.renderLines();
+    if (timeline) timeline.position(); // new lines, and the fork and rewind points with them
   }
 
   connection.handlers = {
@@ -189,6 +189,7 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
       token,
       story,
       head: () => replica.version,
+      outcome: () => replica.outcome,
       show: (version, view) => {
         history = { version, view };
         historyBar.hidden = false;

@@ -10,6 +10,9 @@ export class Story {
     this.token = token;
     this.lines = [];
     this.head = 0;
+    // where the campaign may be forked and rewound to, as of `head` (docs/protocol.md)
+    this.forkPoints = [];
+    this.rewindPoints = [];
     this.loading = null;
     this.again = false;
   }
@@ -26,6 +29,8 @@ export class Story {
         const answer = await api.timeline(this.campaign, this.token);
         this.lines = answer.lines;
         this.head = answer.head;
+        this.forkPoints = answer.fork_points || [];
+        this.rewindPoints = answer.rewind_points || [];
       } while (this.again);
     })();
     try {

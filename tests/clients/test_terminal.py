@@ -17,18 +17,28 @@ import pytest
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.conftest import Live, free_port, running
+from tests.server.conftest import Live, OneSalt, free_port, running
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 7
 MOST_ACTIONS = 1000
 """A journey is a few hundred actions at most; this only stops a runaway test."""
 ACTION = re.compile(r"^\s+(\d+)\. ", re.MULTILINE)
+LABELLED = re.compile(r"^\s+(\d+)\. (.+?)\r?$", re.MULTILINE)
+
+
+def number_of(screen: str, label: str) -> str:
+    """The number the screen gives the first action whose label contains ``label``."""
+    actions = screen.rsplit("Actions:", 1)[-1]
+    for number, text in LABELLED.findall(actions):
+        if label in text:
+            return str(number)
+    raise AssertionError(f"No action labelled {label!r} on the screen: {actions!r}")
 
 
 @pytest.fixture
 def server() -> Iterator[Live]:
-    with running(create_app(CampaignService(MemoryStore()))) as live:
+    with running(create_app(CampaignService(MemoryStore(), fresh=OneSalt()))) as live:
         yield live
 
 
@@ -76,7 +86,12 @@ def test_the_board_is_readable_not_a_dump(server: Live) -> None:
     try:
         child.expect(r"\r\n> ")
         first = child.before
-        child.sendline("1")  # the hike
+        child.sendline(number_of(first, "Pack Gil's dice"))
+        child.expect(r"\r\n> ")
+        packed = child.before
+        child.sendline(number_of(packed, "Pack Ennis's dice"))
+        child.expect(r"\r\n> ")
+        child.sendline(number_of(child.before, "Hike to Hollow Creek"))
         child.expect(r"\r\n> ")
         after = child.before
         child.sendline("q")
@@ -85,10 +100,19 @@ def test_the_board_is_readable_not_a_dump(server: Live) -> None:
         child.close(force=True)
     assert "So far:" in first and "The dream deck was shuffled (6 cards)" in first
     assert re.search(r"Map\s+@Willow Gate > Hollow Creek", first)
-    assert re.search(r"Gil\s+HAND \[\d\]  BACKPACK (\[\d\]){3}  POCKET \[\d\]", first)
+    # set-up: the rolled dice wait beside empty slots, to be packed by choice
+    assert "setting out, setting up: pack each character's five rolled dice" in first
+    assert re.search(r"Gil\s+HAND \[ \]  BACKPACK (\[ \]){3}  POCKET \[ \]", first)
+    assert re.search(r"rolled (\[\d\]){5}: to pack, one in the HAND, one in the", first)
     assert "Worry     level 3 [3]" in first
+    assert "What just happened:" in packed and "Gil packed HAND" in packed
+    assert re.search(r"Gil\s+HAND \[\d\]  BACKPACK (\[\d\]){3}  POCKET \[\d\]", packed)
     assert "What just happened:" in after and "hiked to Hollow Creek" in after
     assert "@Hollow Creek" in after
+    # PITCH's steps in order, the party at the first; the actions under those steps
+    assert re.search(r"Pitch\s+\[i\. campsite action \(none here\)\] > ii\. abilities", after)
+    assert re.search(r"^  ii\. Abilities and insights:\r?$", after, re.MULTILINE)
+    assert re.search(r"^  Done for the day:\r?$", after, re.MULTILINE)
 
 
 def test_no_server_the_error_names_the_address_it_tried() -> None:

@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.conftest import Live, running
+from tests.server.conftest import Live, OneSalt, running
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -64,7 +64,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def server() -> Iterator[Live]:
-    app = create_app(CampaignService(MemoryStore()))
+    app = create_app(CampaignService(MemoryStore(), fresh=OneSalt()))
     with running(app) as live:
         yield live
 
@@ -115,12 +115,31 @@ def create(server: Live, game: str, **body: Any) -> dict[str, Any]:
     return answer
 
 
-def act_over_http(server: Live, campaign: str, token: str, action: str | None = None) -> int:
-    """Take ``action`` (default: the first legal one) through HTTP; returns the new version."""
+def legal_action(state: dict[str, Any], label: str | None = None) -> str:
+    """The id of the first legal action in ``state`` whose label contains ``label`` (any, if
+    ``label`` is None)."""
+    for action in state["legal_actions"]:
+        if label is None or label in action["label"]:
+            found: str = action["id"]
+            return found
+    labels = [action["label"] for action in state["legal_actions"]]
+    raise AssertionError(f"No legal action labelled {label!r} among {labels}")
+
+
+def act_over_http(
+    server: Live,
+    campaign: str,
+    token: str,
+    action: str | None = None,
+    *,
+    label: str | None = None,
+) -> int:
+    """Take ``action`` (by id; or the first legal one whose label contains ``label``; or the first
+    legal one) through HTTP; returns the new version."""
     headers = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=server.http, headers=headers, timeout=10) as http:
         state = http.get(f"/api/campaigns/{campaign}/state").json()
-        chosen = action or state["legal_actions"][0]["id"]
+        chosen = action or legal_action(state, label)
         body = {"action": chosen, "expected_version": state["version"]}
         acted = http.post(f"/api/campaigns/{campaign}/actions", json=body)
     assert acted.status_code == 200, acted.text
@@ -142,10 +161,14 @@ def at_version(page: Page, version: int) -> None:
     expect(page.locator(".campaign-status")).to_have_attribute("data-version", str(version))
 
 
-def click_action(page: Page, label: str | re.Pattern[str]) -> None:
-    """Click the enabled action button whose label matches, opening its group if it is folded."""
+def click_action(page: Page, label: str | re.Pattern[str]) -> str:
+    """Click the enabled action button whose label matches, opening its group if it is folded;
+    returns the id of the action clicked. (A button drawn with dice keeps its label as hidden
+    text, so it matches too.)"""
     button = page.locator("button.action:not([disabled])", has_text=label).first
     group = page.locator("details.action-group", has=button)
     if group.count() and not group.first.evaluate("node => node.open"):
         group.first.locator("summary").click()
+    action = button.get_attribute("data-action") or ""
     button.click()
+    return action

@@ -15,8 +15,9 @@ from tests.web.conftest import at_version, click_action, create, open_as, screen
 
 JOURNEY_SEED = 15
 JOURNEY_ACTIONS = 41
-"""A seeded co-op journey that, with the policy below, is on day 4 paying for a dream with two
-worries under the map: a board with something in every part."""
+"""A seeded co-op journey that, with the policy below, pitches camp on day 5 at the first campsite
+of the high ridge (where insights are cashed), with two worries under the map and two insights:
+a board with something in every part."""
 
 
 def journey(server: Live) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -66,12 +67,20 @@ def test_gil_and_ennis_mid_journey_draws_every_part_of_the_table(server: Live, p
         expect(page.locator(f'button.action[data-action="{action["id"]}"]')).to_have_count(1)
     screenshot(page, "gil-ennis-journey")
 
-    # the same journey a day earlier, through the timeline
+    # the same journey two days earlier, in the middle of a breakfast: the timeline marks the
+    # decision points and says why this version is not one
     page.get_by_role("button", name="Timeline").click()
     earlier = state["version"] - 15
+    assert earlier not in state["fork_points"]
     page.locator(".timeline .scrubber").fill(str(earlier))
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(earlier))
     expect(page.locator(".timeline-lines li.current")).to_be_visible()
+    expect(page.locator(".timeline .ticks .tick")).to_have_count(len(state["fork_points"]))
+    expect(page.locator(".timeline-lines li.decision")).not_to_have_count(0)
+    expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
+    expect(page.locator(".timeline .point-note")).to_contain_text(
+        f"Version {earlier} is not a decision point"
+    )
     screenshot(page, "timeline-journey")
 
 

@@ -63,20 +63,21 @@ def test_a_stale_action_is_refused_with_its_message_and_the_board_refreshes(
     at_version(page, created["version"])
 
     gate.hold_updates = True
-    behind_its_back = act_over_http(server, cid, token, "hike")
-    click_action(page, "Hike to Hollow Creek")  # still on screen: the page missed the update
+    behind_its_back = act_over_http(server, cid, token, label="Pack Gil's dice")
+    click_action(page, "Pack Gil's dice")  # still on screen: the page missed the update
 
     notice = page.locator(".notice-warn")
     expect(notice).to_contain_text("Somebody acted first, so that action was not taken.")
     expect(notice).to_contain_text(f"not at the expected {created['version']}")
     at_version(page, behind_its_back)  # refreshed by a sync
     assert {"type": "sync"} in gate.sent
-    expect(page.locator(".site.here")).to_have_attribute("data-site", "hollow-creek")
+    expect(page.locator(".character-gil .packing")).to_have_count(0)  # packed behind its back
+    expect(page.locator('[data-die="gil.hand.0"]')).not_to_have_attribute("data-value", "0")
 
     gate.hold_updates = False
     page.locator(".notice-warn button.close").click()
     expect(page.locator(".notice")).to_have_count(0)
-    click_action(page, "Turn in for the night")
+    click_action(page, "Pack Ennis's dice")
     at_version(page, behind_its_back + 1)
 
 
@@ -95,14 +96,14 @@ def test_a_dropped_connection_reconnects_and_resumes_from_the_last_version(
     expect(page.locator('[data-notice="connection"]')).to_contain_text(
         "The connection dropped. Reconnecting in"
     )
-    missed = act_over_http(server, cid, token, "hike")
+    missed = act_over_http(server, cid, token, label="Pack Gil's dice")
     gate.refuse = False
 
     expect(page.locator('[data-notice="connection"]')).to_have_count(0)
     at_version(page, missed)
-    expect(page.locator(".recent li.new")).to_contain_text("hiked to Hollow Creek")
+    expect(page.locator(".recent li.new")).to_contain_text("Gil packed HAND")
     hellos = [m for m in gate.sent if m["type"] == "hello"]
     assert hellos[0].get("since") is None
     assert hellos[-1]["since"] == created["version"], "it resumed from the last version seen"
-    click_action(page, "Turn in for the night")
+    click_action(page, "Pack Ennis's dice")
     at_version(page, missed + 1)

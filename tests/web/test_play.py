@@ -54,19 +54,43 @@ def test_a_co_op_campaign_from_the_lobby_is_played_live_by_both_seats(
         expect(page.locator('.seats li[data-seat="ennis"]')).to_contain_text("Bo")
         expect(partner.locator('.seats li[data-seat="gil"]')).to_contain_text("Ana")
 
+        # set-up: each seat packs its own character's rolled dice, in either order
+        expect(page.locator(".character-gil .pack-grid button.action")).not_to_have_count(0)
+        expect(page.locator(".character-ennis .packing")).to_contain_text(
+            "Waiting for Ennis's seat to pack them."
+        )
+        expect(partner.locator(".character-gil .packing")).to_contain_text(
+            "Waiting for Gil's seat to pack them."
+        )
         screenshot(page, "gil-ennis-board")
-        click_action(page, "Hike to Hollow Creek")
+        packed = click_action(page, "Pack Gil's dice")
+        _, _, hand, pocket = packed.split(":")
         at_version(page, start + 1)
         at_version(partner, start + 1)
+        expect(partner.locator(".recent li.new")).to_contain_text(f"Gil packed HAND {hand},")
+        expect(partner.locator('[data-die="gil.hand.0"]')).to_have_attribute("data-value", hand)
+        expect(partner.locator('[data-die="gil.pocket.0"]')).to_have_attribute("data-value", pocket)
+        expect(partner.locator(".character-gil .packing")).to_have_count(0)
+        click_action(partner, "Pack Ennis's dice")
+        at_version(page, start + 2)
+        expect(page.locator(".character-ennis .packing")).to_have_count(0)
+        expect(page.locator(".recent li.new")).to_contain_text("Ennis packed HAND")
+
+        click_action(page, "Hike to Hollow Creek")
+        at_version(page, start + 3)
+        at_version(partner, start + 3)
         expect(partner.locator(".recent li.new")).to_contain_text("hiked to Hollow Creek")
         expect(partner.locator('.site[data-site="hollow-creek"]')).to_have_class(
             "site site-trail visited here"
+        )
+        expect(partner.locator('.pitch-step[data-step="campsite"]')).to_have_class(
+            "pitch-step current"
         )
 
         # the partner acts for Ennis; Gil's page follows
         expect(page.locator(".character-gil button.action").first).to_be_enabled()
         click_action(partner, "Turn in for the night")
-        at_version(page, start + 2)
+        at_version(page, start + 4)
         expect(page.locator(".character-ennis header")).to_contain_text("done for today")
         expect(partner.locator(".character-ennis button.action")).to_have_count(0)
     finally:
@@ -78,7 +102,7 @@ def test_a_co_op_campaign_from_the_lobby_is_played_live_by_both_seats(
     # a reload rejoins the same seat at the same version
     page.reload()
     expect(page.locator(".campaign-status")).to_contain_text("playing as gil")
-    at_version(page, start + 2)
+    at_version(page, start + 4)
     expect(page.locator('.seats li[data-seat="gil"]')).to_contain_text("Ana (you)")
 
 

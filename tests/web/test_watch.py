@@ -31,9 +31,19 @@ def test_a_spectator_sees_the_play_live_and_nothing_hidden(server: Live, page: P
     expect(page.locator("button.action")).to_have_count(0)
     expect(page.locator(".actions-panel")).to_contain_text("spectators cannot act")
 
-    version = act_over_http(server, cid, created["seats"]["gil"], "hike")
+    # set-up: the spectator sees the rolled dice wait for their seats, and cannot pack them
+    expect(page.locator(".character-gil .packing")).to_contain_text("Gil's seat packs them.")
+    expect(page.locator(".character-gil .packing .rolled .die")).to_have_count(5)
+    version = act_over_http(server, cid, created["seats"]["gil"], label="Pack Gil's dice")
+    at_version(page, version)
+    expect(page.locator(".recent li.new")).to_contain_text("Gil packed HAND")
+    version = act_over_http(server, cid, created["seats"]["ennis"], label="Pack Ennis's dice")
+    at_version(page, version)
+    expect(page.locator(".character-ennis .packing")).to_have_count(0)
+    version = act_over_http(server, cid, created["seats"]["gil"], label="Hike to Hollow Creek")
     at_version(page, version)
     expect(page.locator(".recent li.new")).to_contain_text("hiked to Hollow Creek")
+    expect(page.locator("button.action")).to_have_count(0)
 
     # the timeline shows the past as a spectator sees it, too
     page.get_by_role("button", name="Timeline").click()

@@ -78,7 +78,10 @@ export class ActionSink {
     return this.take((action) => tags.includes(action.id.split(":")[0]));
   }
 
-  buttons(actions, { group = 6, className = "" } = {}) {
+  // Buttons for `actions`, one run per tag; a run longer than `group` is folded under a summary
+  // (`title`, else the labels' common start). `face(action)` may draw a button's face (dice, say):
+  // its label then stays in the button as hidden text and as its accessible name and tooltip.
+  buttons(actions, { group = 6, className = "", title = "", face = null } = {}) {
     if (!actions.length) return null;
     const byTag = new Map();
     for (const action of actions) {
@@ -88,13 +91,13 @@ export class ActionSink {
     }
     const parts = [];
     for (const [tag, list] of byTag) {
-      const buttons = list.map((action) => this.button(action));
+      const buttons = list.map((action) => this.button(action, face?.(action)));
       if (list.length > group) {
-        const title = commonPrefix(list.map((a) => a.label)) || humanize(tag);
+        const summary = title || commonPrefix(list.map((a) => a.label)) || humanize(tag);
         parts.push(
           h("details", { class: "action-group" },
-            h("summary", {}, `${title} (${list.length} choices)`),
-            h("div", { class: "action-list" }, buttons)),
+            h("summary", {}, `${summary} (${list.length} choices)`),
+            h("div", { class: `action-list ${className}` }, buttons)),
         );
       } else {
         parts.push(...buttons);
@@ -103,18 +106,20 @@ export class ActionSink {
     return h("div", { class: `action-list ${className}` }, parts);
   }
 
-  button(action) {
+  button(action, face = null) {
     const { act, busy } = this.context;
     return h(
       "button",
       {
-        class: "action",
+        class: face ? "action action-face" : "action",
         type: "button",
         disabled: busy || !act,
+        title: face ? action.label : null,
+        "aria-label": face ? action.label : null,
         dataset: { action: action.id },
         onclick: () => act?.(action.id),
       },
-      action.label,
+      face ? [face, h("span", { class: "sr-only" }, action.label)] : action.label,
     );
   }
 }

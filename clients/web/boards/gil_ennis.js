@@ -127,8 +127,8 @@ function mapSvg(ctx) {
       g.append(s("circle", { cx: node.x, cy: node.y, r: node.kind === "home" ? 17 : 15, class: "site-dot" }));
       const special = SPECIAL[node.special];
       g.append(s("text", { x: node.x, y: node.y + 5, "text-anchor": "middle", class: "site-icon" }, node.kind === "home" ? "⌂" : special?.icon || "·"));
-      const below = node.kind === "path" && node.y < map.middle ? -26 : 36;
-      g.append(s("text", { x: node.x, y: node.y + below, "text-anchor": "middle", class: "site-name" }, node.name));
+      // names sit below their site, clear of the marker that stands above it
+      g.append(s("text", { x: node.x, y: node.y + 36, "text-anchor": "middle", class: "site-name" }, node.name));
       if (special) g.append(s("title", {}, `${node.name}: ${special.text}`));
     }
     svg.append(g);
@@ -156,12 +156,181 @@ function mapSvg(ctx) {
 
 // -- the parts ---------------------------------------------------------------------------------
 
-function slot(label, values, character, ctx, slots = 1) {
+// PITCH in the rulebook's order (the view's `step`); taking a later step's action closes the
+// earlier ones, and turning in ends the seat's pitch.
+const PITCH_STEPS = [
+  { id: "campsite", number: "i", name: "Campsite action" },
+  { id: "abilities", number: "ii", name: "Abilities" },
+  { id: "organize", number: "iii", name: "Organize" },
+];
+const CAMPSITE_TAGS = ["reroll", "calm", "give", "cash-insights"];
+
+function siteOf(content, id) {
+  const map = content?.map;
+  const sites = [...(map?.trail || []), ...(map?.paths || []).flatMap((p) => p.campsites)];
+  return sites.find((site) => site.id === id) || null;
+}
+
+// What a label adds about the steps it closes: "(ends step i, the campsite action)".
+function closes(actions) {
+  for (const action of actions) {
+    const found = /\((ends [^)]*)\)\s*$/.exec(action.label);
+    if (found) return found[1];
+  }
+  return "";
+}
+
+function stepTag(ctx, id) {
+  if (ctx.view.phase !== "pitch") return null;
+  const step = PITCH_STEPS.find((s) => s.id === id);
+  return h("span", { class: "step-tag" }, `step ${step.number}`);
+}
+
+// The faces of action buttons, drawn from the action's id (its label stays the button's name).
+const FACES = {
+  // power:<who>:<kind>:<ref>:<slot>:<value>:<new> (new 0: a reroll)
+  power: (parts, tone) => {
+    const [, , , , slot, value, next] = parts;
+    return h("span", { class: "face" }, h("span", { class: "face-slot" }, slot), die(Number(value), { tone, size: 22 }),
+      Number(next) ? ["→", die(Number(next), { tone, size: 22 })] : h("span", { class: "face-word" }, "reroll"));
+  },
+  // organize:<who>:<slot>:<value>:<target>:<target value> (0: a move into an empty place)
+  organize: (parts, tone) => {
+    const [, , slot, value, target, targetValue] = parts;
+    const swap = Number(targetValue);
+    return h("span", { class: "face" }, h("span", { class: "face-slot" }, slot), die(Number(value), { tone, size: 22 }),
+      swap ? "⇄" : "→", h("span", { class: "face-slot" }, target), swap ? die(swap, { tone, size: 22 }) : null);
+  },
+  // reroll:<who>:<slot>:<value>+<slot>:<value>...
+  reroll: (parts, tone) => {
+    const picked = parts.slice(2).join(":").split("+").map((d) => d.split(":"));
+    return h("span", { class: "face" }, h("span", { class: "face-word" }, "reroll"),
+      picked.map(([where, value]) => h("span", { class: "face-die" }, h("span", { class: "face-slot" }, where.charAt(0)), die(Number(value), { tone, size: 22 }))));
+  },
+};
+
+function faceOf(character) {
+  return (action) => {
+    const parts = action.id.split(":");
+    const draw = FACES[parts[0]];
+    if (!draw) return null;
+    try {
+      return draw(parts, TONES[character]);
+    } catch {
+      return null;
+    }
+  };
+}
+
+function slot(label, values, character, ctx, slots = 1, preview = false) {
   const dice = [];
   for (let i = 0; i < slots; i += 1) {
-    dice.push(die(values[i] || 0, { tone: TONES[character], key: `${character}.${label}.${i}`, memory: ctx.memory, size: 42 }));
+    const key = preview ? null : `${character}.${label}.${i}`;
+    dice.push(die(values[i] || 0, { tone: TONES[character], key, memory: ctx.memory, size: 42 }));
   }
   return h("div", { class: `slot slot-${label}` }, h("span", { class: "slot-label" }, label.toUpperCase()), h("div", { class: "slot-dice" }, dice));
+}
+
+function inventory(character, card, ctx, preview = false) {
+  return h("div", { class: `inventory${preview ? " preview" : ""}` },
+    slot("hand", [card.hand], character, ctx, 1, preview),
+    slot("backpack", card.backpack || [], character, ctx, 3, preview),
+    slot("pocket", [card.pocket], character, ctx, 1, preview));
+}
+
+function without(values, ...taken) {
+  const rest = [...values];
+  for (const value of taken) rest.splice(rest.indexOf(value), 1);
+  return rest;
+}
+
+// Set-up: the five rolled dice, and one button per way to pack them: a row per HAND die, a column
+// per POCKET die, the BACKPACK dice (the other three) on the button. Pointing at a button shows
+// the packing in the inventory above.
+function packing(character, card, actions, ctx, shown) {
+  const { content } = ctx;
+  const tone = TONES[character];
+  const name = nameOf(content, character);
+  const rolled = card.rolled || [];
+  const choices = new Map();
+  for (const action of actions) {
+    const [, , hand, pocket] = action.id.split(":");
+    choices.set(`${hand}:${pocket}`, action);
+  }
+  const hands = [...new Set([...choices.keys()].map((k) => Number(k.split(":")[0])))];
+  const pockets = [...new Set([...choices.keys()].map((k) => Number(k.split(":")[1])))].sort((a, b) => b - a);
+  const show = (hand, pocket) => {
+    const next = hand ? inventory(character, { hand, pocket, backpack: without(rolled, hand, pocket) }, ctx, true) : shown.base;
+    shown.node.replaceWith(next);
+    shown.node = next;
+  };
+  const grid = !choices.size ? null : h("table", { class: "pack-grid" },
+    h("caption", {}, "Each button shows the three dice it leaves for the BACKPACK."),
+    h("thead", {},
+      h("tr", {}, h("th", {}), h("th", { class: "axis", colspan: pockets.length }, "POCKET")),
+      h("tr", {}, h("th", { class: "axis" }, "HAND"), pockets.map((p) => h("th", { scope: "col" }, die(p, { tone, size: 26 }))))),
+    h("tbody", {}, hands.map((hand) => h("tr", {},
+      h("th", { scope: "row" }, die(hand, { tone, size: 26 })),
+      pockets.map((pocket) => {
+        const action = choices.get(`${hand}:${pocket}`);
+        if (!action) return h("td", { class: "none" }, "");
+        const face = h("span", { class: "face" }, without(rolled, hand, pocket).map((v) => die(v, { tone, size: 18 })));
+        const button = ctx.sink.button(action, face);
+        button.classList.add("pack-choice");
+        button.addEventListener("mouseenter", () => show(hand, pocket));
+        button.addEventListener("focus", () => show(hand, pocket));
+        button.addEventListener("mouseleave", () => show(0, 0));
+        button.addEventListener("blur", () => show(0, 0));
+        return h("td", {}, button);
+      })))));
+  const waiting = ctx.seat === null ? `${name}'s seat packs them.` : `Waiting for ${name}'s seat to pack them.`;
+  return h("div", { class: "packing" },
+    h("h4", {}, "Pack the dice", h("span", { class: "step-tag" }, "set-up")),
+    h("div", { class: "rolled" }, h("span", { class: "label" }, "Rolled"), rolled.map((v) => die(v, { tone, size: 30 }))),
+    grid
+      ? [h("p", { class: "hint" }, "Pick the HAND die (a row) and the POCKET die (a column); the other three fill the BACKPACK."), grid]
+      : h("p", { class: "muted" }, waiting));
+}
+
+// Dice drawn together (cashed insights): added one at a time through the HAND, in the players' order.
+function drawn(character, card, actions, ctx) {
+  const tone = TONES[character];
+  return h("div", { class: "packing" },
+    h("h4", {}, "Drawn dice to add"),
+    h("div", { class: "rolled" }, h("span", { class: "label" }, "Drawn"), (card.rolled || []).map((v) => die(v, { tone, size: 30 }))),
+    actions.length
+      ? [h("p", { class: "hint" }, "Each goes in through the HAND and pushes the HAND die down: the last one added stays in the HAND."), ctx.sink.buttons(actions, { group: 6 })]
+      : h("p", { class: "muted" }, `Waiting for ${nameOf(ctx.content, character)}'s seat to add them.`));
+}
+
+function powerButtons(actions, character, ctx) {
+  if (!actions.length) return null;
+  return h("div", { class: "uses" },
+    ctx.sink.buttons(actions, { group: 4, title: "Use it", face: faceOf(character), className: "face-list" }));
+}
+
+const SPECIAL_HELP = {
+  reroll: "One character rerolls any of their dice (H, B, P: hand, backpack, pocket).",
+  calm: "One character discards a die; the worry level falls by its value.",
+  give: "One character gives a die to the other, in through the HAND.",
+  cash_insights: "Each character may discard insights to draw as many dice.",
+};
+
+const SPECIAL_PICK = {
+  reroll: "Choose the dice to reroll",
+  calm: "Choose the die to discard",
+  give: "Choose the die to give",
+  cash_insights: "Choose the insights to discard",
+};
+
+function section(title, tag, actions, character, ctx, { note = "", group = 6, summary = "" } = {}) {
+  if (!actions.length) return null;
+  const closing = closes(actions);
+  return h("div", { class: "card-section step-section" },
+    h("h4", {}, title, tag),
+    note ? h("p", { class: "hint" }, note) : null,
+    ctx.sink.buttons(actions, { group, title: summary, face: faceOf(character), className: "face-list" }),
+    closing ? h("p", { class: "closes" }, `Taking one ${closing}.`) : null);
 }
 
 function characterCard(character, ctx) {
@@ -169,37 +338,102 @@ function characterCard(character, ctx) {
   const card = view[character] || {};
   const name = nameOf(content, character);
   const mine = ctx.seat === character || ctx.seat === "player";
-  const abilities = (content?.characters?.find((c) => c.id === character)?.abilities || []).map((ability) => {
-    const key = `ability:${character}/${ability.id}`;
-    const used = ability.frequency === "round" ? (view.used_round || []).includes(key) : (view.used_game || []).includes(key);
-    return h("li", { class: used ? "used" : "" },
-      h("strong", {}, ability.name), ` ${ability.text} `,
-      h("span", { class: "muted" }, ability.frequency === "round" ? "(each round)" : "(once a game)"),
-      used ? chip("used", "chip-muted") : null);
-  });
-  const insights = (card.insights || []).map((id) => {
-    const insight = dreamOf(content, id)?.insight;
-    return h("li", { class: "insight" }, h("strong", {}, insight?.name || humanize(id)), " ", insight?.text || "",
-      insight ? h("span", { class: "muted" }, ` (${humanize(insight.step)})`) : null);
-  });
-  // `ready` lists the seats that are done for the day; a solo seat plays both characters
-  const ready = (view.ready || []).includes(character) || (view.ready || []).includes("player");
   const actions = sink.take((a) => {
     const parts = a.id.split(":");
     return parts[1] === character || (parts[0] === "pledge" && parts[2] === character);
   });
+  const byTag = (...tags) => actions.filter((a) => tags.includes(a.id.split(":")[0]));
+  const powerKey = (a) => a.id.split(":").slice(2, 4).join(":");
+  const powers = byTag("power");
+  const placed = new Set();
+  const usesOf = (key) => {
+    const found = powers.filter((a) => powerKey(a) === key);
+    found.forEach((a) => placed.add(a));
+    return powerButtons(found, character, ctx);
+  };
+  const abilities = (content?.characters?.find((c) => c.id === character)?.abilities || []).map((ability) => {
+    const key = `ability:${character}/${ability.id}`;
+    const used = ability.frequency === "round" ? (view.used_round || []).includes(key) : (view.used_game || []).includes(key);
+    return h("li", { class: used ? "used" : "" },
+      h("div", {}, h("strong", {}, ability.name), ` ${ability.text} `,
+        h("span", { class: "muted" }, ability.frequency === "round" ? "(each round)" : "(once a game)"),
+        used ? chip("used", "chip-muted") : null),
+      usesOf(key));
+  });
+  const insights = (card.insights || []).map((id) => {
+    const insight = dreamOf(content, id)?.insight;
+    const used = (view.used_round || []).includes(`insight:${id}`);
+    return h("li", { class: `insight${used ? " used" : ""}` },
+      h("div", {}, h("strong", {}, insight?.name || humanize(id)), " ", insight?.text || "",
+        insight ? h("span", { class: "muted" }, ` (${humanize(insight.step)})`) : null,
+        used ? chip("used", "chip-muted") : null),
+      usesOf(`insight:${id}`));
+  });
+  // `ready` lists the seats that are done for the day; a solo seat plays both characters
+  const ready = (view.ready || []).includes(character) || (view.ready || []).includes("player");
+  const site = siteOf(content, view.campsite);
+  const shown = {};
+  shown.base = inventory(character, card, ctx);
+  shown.node = shown.base;
+  const rolled = (card.rolled || []).length
+    ? (view.phase === "setup" ? packing(character, card, byTag("assign"), ctx, shown) : drawn(character, card, byTag("add-drawn"), ctx))
+    : null;
+  const special = byTag(...CAMPSITE_TAGS);
+  const closing = closes(powers);
+  const organizing = byTag("organize");
+  const taken = new Set([...byTag("assign", "add-drawn", ...CAMPSITE_TAGS, "organize"), ...placed]);
+  const rest = actions.filter((a) => !taken.has(a));
   return h("article", { class: `character character-${character}${mine ? " mine" : ""}`, dataset: { character } },
     h("header", {}, h("h3", {}, name),
       card.organized ? chip("organized", "chip-muted") : null,
       ready ? chip("done for today", "chip-ok") : null),
-    h("div", { class: "inventory" },
-      slot("hand", [card.hand], character, ctx),
-      slot("backpack", card.backpack || [], character, ctx, 3),
-      slot("pocket", [card.pocket], character, ctx)),
-    h("div", { class: "card-section" }, h("h4", {}, "Abilities"), h("ul", { class: "abilities" }, abilities)),
+    shown.node,
+    rolled,
+    section(`At ${site?.name || "the campsite"}`, stepTag(ctx, "campsite"), special, character, ctx,
+      { group: 4, note: SPECIAL_HELP[site?.special], summary: SPECIAL_PICK[site?.special] || "" }),
+    h("div", { class: "card-section" }, h("h4", {}, "Abilities", stepTag(ctx, "abilities")),
+      closing ? h("p", { class: "closes" }, `Using an ability or insight ${closing}.`) : null,
+      h("ul", { class: "abilities" }, abilities)),
     h("div", { class: "card-section" }, h("h4", {}, "Insights"),
       insights.length ? h("ul", { class: "insights" }, insights) : h("p", { class: "muted" }, "No insights yet.")),
-    sink.buttons(actions, { group: 5 }));
+    section("Organize", stepTag(ctx, "organize"), organizing, character, ctx, { group: 4, summary: "Choose a move or a swap", note: card.organized ? "" : "One die one level up or down, or two dice swapped, once a round." }),
+    sink.buttons(rest, { group: 5 }));
+}
+
+// Where PITCH stands: its three steps in order, what each offers here, and who has turned in.
+function pitchSteps(ctx) {
+  const { view, content } = ctx;
+  if (view.phase !== "pitch") return null;
+  const at = PITCH_STEPS.findIndex((s) => s.id === view.step);
+  const site = siteOf(content, view.campsite);
+  const special = SPECIAL[site?.special];
+  let campsite = "nothing at this campsite";
+  if (special && site.special === "cash_insights") {
+    const cashed = (view.cashed || []).map((c) => nameOf(content, c));
+    campsite = cashed.length ? `${special.text}: ${cashed.join(" and ")} cashed` : `${special.text}, each character once`;
+  } else if (special) {
+    campsite = view.special_used ? `${special.text}: done` : `${special.text}, one character`;
+  }
+  const notes = { campsite, abilities: "abilities and pitch insights", organize: "one move or swap each" };
+  const turned = (view.ready || []).map((seat) => (seat === "player" ? "both" : nameOf(content, seat)));
+  return h("ol", { class: "pitch-steps", "aria-label": "Pitch camp, in order" },
+    PITCH_STEPS.map((step, i) => {
+      const state = i < at ? "closed" : i === at ? "current" : "open";
+      return h("li", { class: `pitch-step ${state}`, dataset: { step: step.id } },
+        h("span", { class: "step-number" }, step.number),
+        h("span", { class: "step-text" }, h("strong", {}, step.name), h("span", { class: "muted" }, i < at ? "passed" : notes[step.id])));
+    }),
+    h("li", { class: "pitch-step turn-in" },
+      h("span", { class: "step-number" }, "☾"),
+      h("span", { class: "step-text" }, h("strong", {}, "Turn in"), h("span", { class: "muted" }, turned.length ? `turned in: ${turned.join(", ")}` : "each seat when done"))));
+}
+
+function setupNote(ctx) {
+  const { view, content } = ctx;
+  if (view.phase !== "setup") return null;
+  const left = ["gil", "ennis"].filter((c) => (view[c]?.rolled || []).length).map((c) => nameOf(content, c));
+  return h("p", { class: "hint" }, "Five dice were rolled for each character. Pack them: one in the HAND, one in the POCKET, three in the BACKPACK. The HAND die is what lets the other character dream alone; the POCKET die is breakfast.",
+    left.length ? h("span", { class: "muted" }, ` Still to pack: ${left.join(" and ")}.`) : null);
 }
 
 function dreamCard(ctx) {
@@ -228,9 +462,12 @@ function camp(ctx) {
   const pool = Array.from({ length: Math.min(view.pool || 0, 14) }, (_, i) =>
     die(1 + ((i * 5) % 6), { tone: "ivory", size: 18 }));
   const actions = sink.tagged("turn-in", "dream-together", "skip-dream", "wake", "eat", "stow", "end-climb");
-  const step = view.step ? ` · ${humanize(view.step)}` : "";
+  const pitchStep = PITCH_STEPS.find((s) => s.id === view.step);
+  const step = view.phase === "pitch" && pitchStep ? ` · step ${pitchStep.number}` : view.step ? ` · ${humanize(view.step)}` : "";
   return h("section", { class: "camp" },
     h("h3", {}, PHASES[view.phase] || humanize(view.phase), h("span", { class: "muted" }, step)),
+    setupNote(ctx),
+    pitchSteps(ctx),
     h("div", { class: "camp-row" },
       h("div", { class: "pool", title: "Dice in the pool" },
         h("span", { class: "label" }, "Pool"),
@@ -281,6 +518,6 @@ export function render(ctx) {
     h("section", { class: "map-area" }, mapSvg(ctx), sink.buttons(mapActions, { className: "map-actions" })),
     humbaba(ctx),
     worries(ctx),
-    h("div", { class: "table-row" }, characterCard("gil", ctx), camp(ctx), characterCard("ennis", ctx)),
+    h("div", { class: `table-row phase-${ctx.view.phase}` }, characterCard("gil", ctx), camp(ctx), characterCard("ennis", ctx)),
     h("p", { class: "muted small" }, plural(ctx.view.deck_count, "dream card"), " face down; the order stays hidden."));
 }
