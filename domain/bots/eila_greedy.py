@@ -9,7 +9,9 @@ from typing import Any
 
 from domain.core.game import Game, LegalAction
 from domain.eila.actions import (
+    Abandon,
     ChooseOption,
+    ConfirmAbandon,
     Convert,
     Discard,
     EndSubmissions,
@@ -89,6 +91,10 @@ def _score(pack: ContentPack, state: EilaState, action: object) -> float:
             return -1000.0
         case EndSubmissions():
             return 0.0
+        case Abandon():
+            return -1e9
+        case ConfirmAbandon(yes=yes):
+            return -1e9 if yes else 1e9
     return 10.0
 
 

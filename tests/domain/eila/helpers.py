@@ -161,6 +161,11 @@ class Table:
     def labels(self) -> list[str]:
         return [la.label for la in self.legal()]
 
+    @property
+    def resolving(self) -> bool:
+        """Whether an effect waits for a choice."""
+        return bool(self.state.frames)
+
     def do(self, label: str) -> list[Any]:
         """Take the legal action whose label starts with ``label``."""
         found = [la for la in self.legal() if la.label.startswith(label)]

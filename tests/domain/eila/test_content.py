@@ -61,7 +61,7 @@ def test_unknown_item_reference_is_reported(tmp_path: Path) -> None:
     errors = check_pack(write_pack(tmp_path, [zero]))
     assert {(e.card, e.field) for e in errors} == {
         ("004", "option A.effects[0]"),
-        ("004", "option B.requires.items"),
+        ("004", "option B.requires"),
     }
 
 

@@ -60,6 +60,8 @@ def test_every_event_has_a_timeline_line_or_none_and_a_redacted_form(
     table = Table(GAME, seed=seed)
     for pick in picks:
         legal = table.legal()
+        if not legal:
+            break
         table.apply(GAME.decide(table.state, "player", legal[pick % len(legal)].action))
     for event in table.events[1:]:
         redacted = GAME.redact(event, "player")
