@@ -157,9 +157,9 @@ def _more(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
             return f"Eila casts {pack.supports[card].name}"
         case QuizDrawn(quiz=quiz):
             return f"Eila draws quiz card {quiz}: {pack.quizzes[quiz].question}"
-        case QuizAnswered(quiz=quiz, answer=answer, correct=correct):
+        case QuizAnswered(quiz=quiz, choice=choice, correct=correct):
             verdict = "right" if correct else "wrong; the reward is gone"
-            return f"Eila answers {quiz} with {answer}: {verdict}"
+            return f"Eila answers {quiz} with {choice}: {verdict}"
         case MineLaidOut():
             return "The mine is laid out"
         case TileFlipped(tile=tile):

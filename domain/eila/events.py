@@ -201,10 +201,11 @@ class QuizDrawn(msgspec.Struct, frozen=True, tag="eila/quiz_drawn"):
 
 
 class QuizAnswered(msgspec.Struct, frozen=True, tag="eila/quiz_answered"):
-    """The quiz card is turned over; a right answer's reward runs next."""
+    """The quiz card is turned over; a right answer's reward runs next. Only whether the choice
+    was right is told, never the right one."""
 
     quiz: str
-    answer: str
+    choice: str
     correct: bool
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from domain.core.errors import ContentError
 from domain.eila.content import DEFAULT_PACK, check_pack, load_pack
-from tests.domain.eila.helpers import chapter_zero, option, write_pack
+from tests.domain.eila.helpers import Json, chapter, chapter_zero, option, write_pack
 
 
 def test_shipped_content_has_no_errors() -> None:
@@ -90,3 +90,86 @@ def test_ruleset_keeps_storage_and_night_limits_as_data(tmp_path: Path) -> None:
     assert load_pack(root).ruleset.tangible_capacity == 5
     assert load_pack(DEFAULT_PACK).ruleset.submission_limit(1) == 2
     assert load_pack(DEFAULT_PACK).ruleset.time_track == 7
+
+
+def test_unreachable_items_habits_supports_and_options_are_reported(tmp_path: Path) -> None:
+    from tests.domain.eila.helpers import dice, face, habit
+    from tests.domain.eila.kit import ITEMS, SUPPORTS
+
+    def each(kind: str, ids: list[str]) -> list[Json]:
+        return [option(chr(ord("A") + n), [{kind: i}]) for n, i in enumerate(ids)]
+
+    zero = chapter_zero(
+        {
+            "001": [option("A", [{"habit": "H1"}, {"blue": "006"}, {"blue": "007"}])],
+            "002": [option("A", [{"red": "009"}, {"red": "010"}, {"red": "011"}])],
+            "003": [
+                option(chr(ord("A") + n), [{"item": [i["id"]]}]) for n, i in enumerate(ITEMS[1:])
+            ],
+            "004": each("support", [s["id"] for s in SUPPORTS[1:]]),
+            "005": [option("A", []), option("B", [], requires={"items": ["I01"]})],
+        }
+    )
+    root = write_pack(
+        tmp_path,
+        [zero],
+        habits=[habit("H1"), habit("H2")],
+        ruleset=dice([face(3)]),
+        items=ITEMS,
+        supports=SUPPORTS,
+    )
+    found = {(e.file, e.card, e.field) for e in check_pack(root)}
+    assert found == {
+        ("items.json", "I01", None),
+        ("habits.json", "H2", None),
+        ("supports.json", "S01", None),
+        ("chapter0.json", "008", None),
+        ("chapter0.json", "005", "option B.requires"),
+    }
+    assert check_pack(root, reachability=False) == []
+
+
+def test_fighting_on_needs_a_lost_option_that_costs_hp(tmp_path: Path) -> None:
+    from tests.domain.eila.helpers import dice, face
+    from tests.domain.eila.kit import ENEMIES
+
+    fight = {"fight": "E01", "won": [], "lost": [{"gain": "fear", "max": 1}], "fight_on": True}
+    zero = chapter_zero({"001": [option("A", [fight])]})
+    root = write_pack(tmp_path, [zero], ruleset=dice([face(3)]), enemies=ENEMIES)
+    errors = check_pack(root, reachability=False)
+    assert [(e.card, e.field) for e in errors] == [("001", "options[0].effects[0].lost")]
+
+
+def test_an_advanced_card_replaces_a_card_of_the_same_number_and_colour(tmp_path: Path) -> None:
+    from tests.domain.eila.helpers import card
+
+    zero = chapter_zero()
+    root = write_pack(tmp_path, [zero], advanced=[card("001", "blue"), card("099", "green")])
+    errors = check_pack(root, reachability=False)
+    assert [(e.file, e.card, e.field) for e in errors] == [
+        ("advanced.json", "001", "colour"),
+        ("advanced.json", "099", "number"),
+    ]
+
+
+def test_mine_tiles_must_agree_about_the_sides_between_their_grids(tmp_path: Path) -> None:
+    from tests.domain.eila.test_mine import MINE, _table
+
+    _table(tmp_path / "ok")  # the test mine is fine
+    broken = json.loads(json.dumps(MINE))
+    broken["tiles"][0]["grids"][0]["east"] = "wall"  # its neighbour's west side is open
+    broken["start"] = [2, 0]  # a face-down tile
+    three = chapter(3, [[option("A", [])]])
+    three["mine"] = broken
+    three["cards"] += [
+        {
+            "number": n,
+            "colour": "location",
+            "name": n,
+            "text": ".",
+            "options": [option("A", [])],
+        }
+        for n in ("341", "342", "343")
+    ]
+    errors = check_pack(write_pack(tmp_path / "broken", [three]), reachability=False)
+    assert {(e.card, e.field) for e in errors} == {("M1", "grids"), (None, "mine.start")}
