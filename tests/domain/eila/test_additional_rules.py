@@ -7,7 +7,7 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from domain.eila import chapter_outcome
+from domain.eila import GAME, chapter_outcome
 from domain.eila.events import ChapterWon, ClauseChecked
 from tests.domain.eila.helpers import (
     Json,
@@ -116,3 +116,12 @@ def test_advanced_mode_replaces_event_cards_by_number(tmp_path: Path) -> None:
     assert view.present is not None and view.present.name == "The Harder Dawn"
     advanced.do("A:")
     assert advanced.state.resources.fear == 1
+
+
+def test_the_shipped_advanced_cards_are_the_rulebooks_numbers() -> None:
+    by_chapter: dict[int, list[str]] = {}
+    for number in sorted(GAME.pack.advanced):
+        by_chapter.setdefault(int(number[0]), []).append(number)
+    assert by_chapter.get(1) is None
+    assert by_chapter[2] == ["216", "227", "236", "240", "242"]
+    assert by_chapter[3] == ["331", "346", "349", "351"]

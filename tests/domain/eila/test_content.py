@@ -14,9 +14,9 @@ def test_shipped_content_has_no_errors() -> None:
     assert check_pack(DEFAULT_PACK) == []
 
 
-def test_shipped_content_covers_chapters_zero_and_one() -> None:
+def test_shipped_content_covers_chapters_zero_to_three() -> None:
     pack = load_pack()
-    assert pack.chapter_numbers == (0, 1)
+    assert pack.chapter_numbers == (0, 1, 2, 3)
     zero, one = pack.chapters[0], pack.chapters[1]
     assert zero.green == ("001", "002", "003", "004", "005")
     assert zero.blue == ("006", "007", "008") and zero.red == ("009", "010", "011")
@@ -28,6 +28,29 @@ def test_shipped_content_covers_chapters_zero_and_one() -> None:
     assert any(
         o.requires_items for c in one.green + one.blue + one.red for o in pack.cards[c].options
     )
+
+
+def test_shipped_content_has_the_rulebooks_components() -> None:
+    """32 item cards, 14 support cards (S01-S14), 7 habit cards; chapter 2's quiz decks and
+    chapter 3's 11 map tiles with location events 340-352."""
+    pack = load_pack()
+    assert sorted(pack.items) == [f"I{n:02d}" for n in range(1, 33)]
+    assert sorted(pack.supports) == [f"S{n:02d}" for n in range(1, 15)]
+    assert len(pack.habits) == 7
+    two, three = pack.chapters[2], pack.chapters[3]
+    assert {deck: len(cards) for deck, cards in two.quizzes.items()} == {"AQ": 5, "EQ": 5}
+    assert all(number.startswith("2") for number in two.green + two.blue + two.red)
+    assert three.mine is not None and len(three.mine.tiles) == 11 and len(three.mine.slots) == 9
+    assert three.locations == tuple(str(n) for n in range(340, 353))
+    groups = [slot.group for slot in three.mine.slots]
+    assert groups.count("MC") == 1
+    assert sum(tile.group == "MC" for tile in three.mine.tiles.values()) == 3
+    kinds = {trait for item in pack.items.values() for trait in item.traits}
+    assert {"pocket_watch", "flower", "rope", "magnifier", "gem"} <= kinds
+    assert any(item.needs for item in pack.items.values())  # a combination item
+    assert pack.supports["S01"].spell is not None  # a Fireball-like spell
+    assert pack.supports["S02"].spell is not None and pack.supports["S02"].spell.gives.hp
+    assert pack.supports["S14"].double_green
 
 
 def test_broken_pack_reports_every_error_with_file_card_and_field(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from domain.eila import GAME
 from domain.eila.events import QuizAnswered, QuizDrawn
 from tests.domain.eila.helpers import Json, Table, chapter, make_game, option
 
@@ -103,3 +104,19 @@ def test_an_empty_deck_draws_nothing(tmp_path: Path) -> None:
     table.state = msgspec.structs.replace(table.state, quiz_decks=(("AQ", ()), ("EQ", ())))
     table.do("A:")
     assert table.state.quiz_open == ()
+
+
+def test_the_shipped_answer_key_is_the_rulebooks() -> None:
+    key = {q.id: q.answer for q in GAME.pack.quizzes.values()}
+    assert key == {
+        "EQ-1": "c",
+        "EQ-2": "b",
+        "EQ-3": "d",
+        "EQ-4": "b",
+        "EQ-5": "c",
+        "AQ-1": "c",
+        "AQ-2": "a",
+        "AQ-3": "d",
+        "AQ-4": "d",
+        "AQ-5": "a",
+    }
