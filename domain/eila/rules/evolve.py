@@ -235,7 +235,9 @@ def evolve(pack: ContentPack, state: EilaState, event: EilaEvent) -> EilaState:
         case ChapterLost(reason=reason):
             return replace(_ended(state, "lost"), phase="lost", lost_reason=reason)
         case ChapterOpened(chapter=chapter, attempt=attempt):
-            return replace(state, phase="arranging", chapter=chapter, attempt=attempt, arranged=())
+            return replace(
+                state, phase="arranging", chapter=chapter, attempt=attempt, arranged=(), result=""
+            )
         case HabitArranged(habit=habit):
             return replace(state, arranged=(*state.arranged, habit))
         case ChapterSetUp():
@@ -245,7 +247,7 @@ def evolve(pack: ContentPack, state: EilaState, event: EilaEvent) -> EilaState:
         case AbandonWithdrawn():
             return replace(state, abandoning=False)
         case CampaignAbandoned():
-            if not state.result and state.phase not in ("setup", "arranging"):
+            if not state.result and state.phase != "setup":
                 state = _ended(state, "lost")
             return replace(state, phase="abandoned", abandoning=False)
         case _:

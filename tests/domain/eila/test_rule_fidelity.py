@@ -108,3 +108,23 @@ def test_abandoning_after_a_loss_counts_that_loss_once(tmp_path: Path) -> None:
     table.do("Abandon")
     table.do("Yes")
     assert table.game.progress(table.state).attempts == (ChapterAttempts("0", lost=1),)
+
+
+def test_an_attempt_begins_when_its_habit_cards_are_being_ordered(tmp_path: Path) -> None:
+    """Abandoning while saved habit cards are ordered for the next chapter loses that attempt."""
+    from tests.domain.eila.helpers import habit
+
+    zero = chapter_zero({"001": [option("A", [{"habit": "H1"}, {"habit": "H2"}])]})
+    game = make_game(
+        tmp_path,
+        [zero, chapter(1, [[option("A", [])]]), chapter(2, [[option("A", [])]])],
+        habits=[habit("H1"), habit("H2")],
+    )
+    table = Table(game, chapter=1)
+    # As if chapter 1 were just won, with two habit cards saved.
+    table.state = replace(table.state, saved_habits=("H1", "H2"), result="won", phase="won")
+    table.do("Begin chapter 2")
+    assert table.state.phase == "arranging" and chapter_outcome(table.state) == "running"
+    table.do("Abandon")
+    table.do("Yes")
+    assert table.game.progress(table.state).attempts[-1] == ChapterAttempts("2", lost=1)
