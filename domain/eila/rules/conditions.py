@@ -19,20 +19,21 @@ def in_shelter(pack: ContentPack, state: EilaState) -> bool:
 
 def unmet(pack: ContentPack, state: EilaState, condition: Condition) -> str | None:
     """What of ``condition`` does not hold, in words to follow "it needs", or None."""
+    lacking = "{}, which you do not have"
     for item in condition.items:
         if item not in state.items:
-            return pack.items[item].name
+            return lacking.format(pack.items[item].name)
     for support in condition.supports:
         if support not in state.supports:
-            return f"the support card {pack.supports[support].name}"
+            return lacking.format(f"the support card {pack.supports[support].name}")
     for ending in condition.endings:
         if ending not in state.endings:
-            return f"ending {ending[-1]} of chapter {ending[:-1]}"
+            return f"ending {ending[-1]} of chapter {ending[:-1]}, which you have not reached"
     for resource in condition.without:
         if have(state.resources, resource) > 0:
-            return f"no {RESOURCE_LABELS[resource]}"
+            return f"no {RESOURCE_LABELS[resource]} in storage"
     if condition.shelter and not in_shelter(pack, state):
-        return "a shelter"
+        return "a shelter, and you are not in one"
     return None
 
 
@@ -47,7 +48,7 @@ def option_blocker(pack: ContentPack, state: EilaState, option: Option) -> str |
     """
     lacking = unmet(pack, state, option.requires)
     if lacking is not None:
-        return f"Option {option.letter} needs {lacking}, which you do not have."
+        return f"Option {option.letter} needs {lacking}."
     cost: dict[str, int] = {}
     for effect in option.effects:
         # Fear is the exception: an option with -2 Fear is open with less.

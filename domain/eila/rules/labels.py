@@ -195,13 +195,18 @@ def label(pack: ContentPack, state: EilaState, action: EilaAction) -> str:
                 pack, next(o for o in card.options if o.letter == letter)
             )
         case PayOrHurt(pay=True):
-            return f"Pay {_pending_text(pack, state).split(' or ')[0].lstrip('-')}"
+            effect = pending(state)
+            assert effect is not None
+            return f"Pay {effect.amount} {RESOURCE_LABELS[effect.resource]}"
         case PayOrHurt(pay=False):
             return "Lose 1 HP instead"
         case Dawn(last=False):
-            return f"Face {state.upcoming[0]} first today"
+            first = state.upcoming[0]
+            return f"Face {first} ({pack.card(first, state.mode).name}) first today"
         case Dawn(last=True):
-            return f"Put {state.upcoming[0]} last, to face it at the end of the day"
+            first = state.upcoming[0]
+            name = pack.card(first, state.mode).name
+            return f"Put {first} ({name}) last, to face it at the end of the day"
         case Abandon():
             return "Abandon the campaign"
         case ConfirmAbandon(yes=True):

@@ -45,10 +45,10 @@ def test_appendix_a_pocket_watch_shows_the_first_card_of_the_next_day(tmp_path: 
     view = table.game.view(table.state, "player")
     assert view.upcoming_known_on_top == (first,)
     assert table.labels()[:2] == [
-        f"Face {first} first today",
-        f"Put {first} last, to face it at the end of the day",
+        f"Face {first} (Card {first}) first today",
+        f"Put {first} (Card {first}) last, to face it at the end of the day",
     ]
-    table.do(f"Face {first} first")
+    table.do(f"Face {first}")
     assert table.state.present == first
 
 
@@ -56,7 +56,7 @@ def test_appendix_a_pocket_watch_may_push_that_card_to_the_end_of_the_day(tmp_pa
     table = _table(tmp_path, TO_THE_FUTURE, items=("I08",))
     _to_dawn(table)
     first = table.state.upcoming[0]
-    table.do(f"Put {first} last")
+    table.do(f"Put {first}")
     assert table.state.present != first
     assert table.state.upcoming[-1] == first
     assert table.game.view(table.state, "player").upcoming_known_at_bottom == (first,)
