@@ -125,3 +125,27 @@ def test_the_shipped_advanced_cards_are_the_rulebooks_numbers() -> None:
     assert by_chapter.get(1) is None
     assert by_chapter[2] == ["216", "227", "236", "240", "242"]
     assert by_chapter[3] == ["331", "346", "349", "351"]
+
+
+def test_rule_02_each_chapters_unique_element_is_set_up_from_its_content() -> None:
+    """Chapter 2: the EQ and AQ decks face down. Chapter 3: M1 face up bottom-left with the
+    token on its bottom-left grid; M2, M3 and M4 tiles shuffled face down into their slots;
+    1 of the 3 MC tiles drawn, the other 2 out of play."""
+    two = Table(GAME, chapter=2)
+    area = GAME.view(two.state, "player").chapter_element_area
+    assert [(d.name, d.count) for d in area.quiz_decks] == [("AQ", 5), ("EQ", 5)]
+    mine = GAME.pack.chapters[3].mine
+    assert mine is not None
+    layouts = set()
+    for seed in range(30):
+        three = Table(GAME, seed=seed, chapter=3)
+        assert three.state.mine is not None
+        tiles, face_up = three.state.mine.tiles, three.state.mine.face_up
+        assert tiles[0] == "M1" and face_up == (0,) and three.state.mine.token == (0, 0)
+        assert (mine.slots[0].col, mine.slots[0].row) == (0, 0)
+        for slot, tile in zip(mine.slots, tiles, strict=True):
+            assert mine.tiles[tile].group == slot.group
+        assert len(set(tiles)) == 9
+        layouts.add(tiles)
+    assert len({layout[-1] for layout in layouts}) == 3  # each MC tile turns up
+    assert len({layout[1:3] for layout in layouts}) == 2  # both orders of the M2 tiles
