@@ -196,3 +196,26 @@ def test_mine_tiles_must_agree_about_the_sides_between_their_grids(tmp_path: Pat
     ]
     errors = check_pack(write_pack(tmp_path / "broken", [three]), reachability=False)
     assert {(e.card, e.field) for e in errors} == {("M1", "grids"), (None, "mine.start")}
+
+
+def test_the_check_finds_what_chapter_one_once_made_unreachable(tmp_path: Path) -> None:
+    """Before card 102 lent the basket, 115 led to 118 and 110 fetched H5: item I02 could never
+    be acquired (so 102 B and 118 A could never be chosen) and habit H5 was never fetched."""
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(DEFAULT_PACK, pack)
+    one = json.loads((pack / "chapter1.json").read_text())
+    cards = {c["number"]: c for c in one["cards"]}
+    cards["102"]["options"][0]["effects"] = [{"gain": "food", "max": 2}]
+    cards["110"]["options"][1]["effects"] = cards["110"]["options"][1]["effects"][:-1]
+    cards["115"]["options"][1]["effects"] = [{"gain": "food", "max": 1}]
+    cards["112"]["options"][0]["effects"].append({"blue": "118"})  # 118 in play, 118 A not
+    (pack / "chapter1.json").write_text(json.dumps(one))
+    found = {(e.file, e.card, e.field) for e in check_pack(pack)}
+    assert found == {
+        ("items.json", "I02", None),
+        ("habits.json", "H5", None),
+        ("chapter1.json", "102", "option B.requires"),
+        ("chapter1.json", "118", "option A.requires"),
+    }
