@@ -9,7 +9,8 @@ afterwards). For ``--duration`` seconds, on loopback only:
 - spectators watch campaigns through the other process;
 - HTTP players act on the same campaigns (so stale versions happen), readers fetch states, events,
   timelines and the catalog;
-- forkers fork at random versions, rewinders rewind, reconnectors drop their socket and resume.
+- forkers fork and rewinders rewind at the listed points (and now and then anywhere), reconnectors
+  drop their socket and resume.
 
 Then every campaign's stream is replayed and every stored state hash checked, each spectator's
 patched view is compared with the server's, and both servers' logs are searched for errors.
@@ -138,7 +139,8 @@ class Soak:
             self.counts[f"reads {status} {listed}"] += 1
 
     async def brancher(self, http: httpx.AsyncClient) -> None:
-        """Forks and rewinds at random versions."""
+        """Forks and rewinds at the points the state lists, and now and then at any version
+        (which the server may refuse: not every version is a fork or rewind point)."""
         while self.running():
             await asyncio.sleep(0.1)  # a person's pace
             if not self.campaigns:
@@ -151,19 +153,30 @@ class Soak:
                 await http.get(f"{base}/api/campaigns/{campaign}/state", headers=headers)
             ).json()
             version = state["version"]
+            anywhere = self.rng.random() < 0.2
             if self.rng.random() < 0.5:
+                points = state["fork_points"]
+                at = self.rng.randint(1, version) if anywhere or not points else None
                 reply = await http.post(
                     f"{base}/api/campaigns/{campaign}/fork",
-                    json={"at": self.rng.randint(1, version), "reseed": self.rng.random() < 0.3},
+                    json={
+                        "at": self.rng.choice(points) if at is None else at,
+                        "reseed": self.rng.random() < 0.3,
+                    },
                     headers=headers,
                 )
                 if reply.status_code == 201:
                     self.campaigns[reply.json()["id"]] = reply.json()["seats"]
                 self.counts[f"forks {reply.status_code}"] += 1
             else:
+                points = state["rewind_points"]
+                to = self.rng.randint(1, version) if anywhere or not points else None
                 reply = await http.post(
                     f"{base}/api/campaigns/{campaign}/rewind",
-                    json={"to": self.rng.randint(1, version), "expected_version": version},
+                    json={
+                        "to": self.rng.choice(points) if to is None else to,
+                        "expected_version": version,
+                    },
                     headers=headers,
                 )
                 self.counts[f"rewinds {reply.status_code}"] += 1

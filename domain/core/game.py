@@ -9,7 +9,7 @@ field named ``rng``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -38,7 +38,9 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The game's name in the API and CLI (``gil-ennis``, ``eila``, ``machina``)."""
     title: str
     ruleset: str
-    """Recorded in every campaign created; bump it when rules change what a stream means."""
+    """Recorded in every campaign created and checked when one is replayed: the engine refuses a
+    campaign whose ruleset differs. It names the rules version and the content version
+    (``gil-ennis/2+content.1``); bump it when rules or content change what a stream means."""
     seat_layouts: tuple[tuple[str, ...], ...]
     """The seat tuples a campaign may be created with; the first is the default."""
     hidden_information: bool
@@ -80,7 +82,8 @@ class Game(Protocol):
     """The Struct ``view`` returns."""
 
     def initial(self, created: CampaignCreated) -> Any:
-        """The state right after ``created``: pure, no draws."""
+        """The state right after ``created``: pure, no draws. The engine then keys its ``rng``
+        with the campaign's seed and salt (see :func:`domain.core.engine.evolve`)."""
         ...
 
     def setup(self, state: Any) -> list[Any]:
@@ -120,6 +123,14 @@ class Game(Protocol):
     def describe(self, event: Any, state: Any) -> str | None:
         """One readable timeline line for ``event`` applied to ``state``, or None to skip it."""
         ...
+
+
+@runtime_checkable
+class PublicContent(Protocol):
+    """A game that publishes the content a seat may look up by the ids its view shows (the map,
+    card faces): what lies face up on the table or in the rulebook, never what is met in play."""
+
+    def public_content(self) -> msgspec.Struct: ...
 
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)

@@ -17,7 +17,9 @@ from domain.core.game import (
     options_of,
 )
 from domain.core.rng import Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.eila.actions import EilaAction
+from domain.eila.box import Box, box
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
 from domain.eila.describe import describe
 from domain.eila.events import EilaEvent, FutureShuffled, MineLaidOut
@@ -73,7 +75,7 @@ class EilaGame:
         self.info = GameInfo(
             name="eila",
             title="Eila and Something Shiny",
-            ruleset="eila-2",
+            ruleset=ruleset_name("eila", 3, content_version(DEFAULT_PACK)),
             seat_layouts=((rules_decide.SEAT,),),
             hidden_information=True,
             chance=True,
@@ -136,6 +138,9 @@ class EilaGame:
 
     def describe(self, event: EilaEvent, state: EilaState) -> str | None:
         return describe(self.pack, event, state)
+
+    def public_content(self) -> Box:
+        return box(self.pack)
 
 
 GAME = EilaGame(load_pack(DEFAULT_PACK))

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import subprocess
 import threading
 import time
 import uuid
@@ -56,6 +57,8 @@ class Live:
         self.redis_url: str | None = None
         self.prefix: str | None = None
         """The store the server uses, for tests that look behind it."""
+        self.process: subprocess.Popen[bytes] | None = None
+        """The server's own process, when it runs in one (to kill it)."""
         self.http = f"http://127.0.0.1:{port}"
         self.ws = f"ws://127.0.0.1:{port}"
 

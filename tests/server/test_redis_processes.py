@@ -28,31 +28,41 @@ LAUNCH = (
 
 
 @contextlib.contextmanager
-def server_process(redis_url: str | None, prefix: str, data_dir: Path) -> Iterator[Live]:
+def server_process(
+    redis_url: str | None, prefix: str, data_dir: Path, *, settings: dict[str, str] | None = None
+) -> Iterator[Live]:
+    """A server process; ``settings`` are more ``TABLETALE_*`` variables for it."""
     port = free_port()
-    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
-    process = subprocess.Popen(
-        [sys.executable, "-c", LAUNCH, str(port), redis_url or "", str(data_dir)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix, **(settings or {})}
+    data_dir.mkdir(parents=True, exist_ok=True)
+    # The log goes to a file: a pipe nobody reads would stop a talkative server when it fills.
+    log_path = data_dir / f"server-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, str(port), redis_url or "", str(data_dir)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
     try:
         try:
             wait_ready(f"http://127.0.0.1:{port}")
         except TimeoutError:
             process.kill()
-            _, err = process.communicate(timeout=10)
-            pytest.fail(f"The server did not start:\n{err.decode(errors='replace')}")
-        yield Live(port)
+            process.wait(timeout=10)
+            pytest.fail(f"The server did not start:\n{log_path.read_text(errors='replace')}")
+        live = Live(port)
+        live.process = process
+        yield live
     finally:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
         try:
-            process.communicate(timeout=15)
+            process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.communicate()
+            process.wait()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.core.engine import evolve
 from domain.core.events import CampaignCreated
 from domain.core.game import LegalAction
 from domain.core.hashing import state_hash
@@ -167,7 +168,7 @@ class Table:
         self.game = game
         created = CampaignCreated("eila", game.info.ruleset, seed, "salt", ("player",), options)
         self.events: list[Any] = [created]
-        self.state: EilaState = game.initial(created)
+        self.state: EilaState = evolve(game, None, created)
         self.hashes = [state_hash(self.state)]
         """The hash of the live state after every event, version 1 first."""
         self.apply(game.setup(self.state))
