@@ -49,6 +49,14 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     """Whether a campaign is a series of chapters (see :class:`Progress`)."""
 
 
+class ChapterAttempts(msgspec.Struct, frozen=True):
+    """How many attempts at one chapter were won and lost."""
+
+    chapter: str
+    won: int = 0
+    lost: int = 0
+
+
 class Progress(msgspec.Struct, frozen=True, omit_defaults=True):
     """Where a campaign stands, for catalogs, statistics, simulators and lobbies."""
 
@@ -56,6 +64,8 @@ class Progress(msgspec.Struct, frozen=True, omit_defaults=True):
     day: int | None = None
     chapter_outcome: Outcome | None = None
     """For games played in chapters: how the current attempt at the chapter stands."""
+    attempts: tuple[ChapterAttempts, ...] = ()
+    """For games played in chapters: the finished attempts at each chapter, won and lost."""
 
 
 class Game(Protocol):

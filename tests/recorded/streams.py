@@ -42,6 +42,9 @@ class Scenario:
     seats: tuple[str, ...]
     options: Options
     max_actions: int = 200
+    avoid: tuple[str, ...] = ()
+    """Action ids starting with one of these are never chosen (Eila's abandon would end most
+    recordings at once)."""
 
 
 SCENARIOS = (
@@ -51,7 +54,14 @@ SCENARIOS = (
         "gil-ennis", "solo-easy", seed=303, bot_seed=3, seats=("player",), options={"worry": 1}
     ),
     Scenario(
-        "eila", "chapter-0", seed=404, bot_seed=4, seats=("player",), options={}, max_actions=60
+        "eila",
+        "chapter-0",
+        seed=404,
+        bot_seed=4,
+        seats=("player",),
+        options={},
+        max_actions=60,
+        avoid=("abandon",),
     ),
     Scenario(
         "eila",
@@ -61,6 +71,27 @@ SCENARIOS = (
         seats=("player",),
         options={"chapter": 1},
         max_actions=60,
+        avoid=("abandon",),
+    ),
+    Scenario(
+        "eila",
+        "chapter-2",
+        seed=606,
+        bot_seed=6,
+        seats=("player",),
+        options={"chapter": 2},
+        max_actions=80,
+        avoid=("abandon",),
+    ),
+    Scenario(
+        "eila",
+        "chapter-3-advanced",
+        seed=707,
+        bot_seed=7,
+        seats=("player",),
+        options={"chapter": 3, "mode": "advanced"},
+        max_actions=80,
+        avoid=("abandon",),
     ),
 )
 
@@ -148,7 +179,9 @@ def record(scenario: Scenario) -> Recording:
     while not _finished(game, state) and len(actions) < scenario.max_actions:
         seats = game.to_act(state)
         seat = seats[chooser.below(len(seats))]
-        legal = game.legal_actions(state, seat)
+        legal = [
+            la for la in game.legal_actions(state, seat) if not la.id.startswith(scenario.avoid)
+        ]
         choice = legal[chooser.below(len(legal))]
         actions.append(Taken(len(lines), seat, choice.id))
         for event in game.decide(state, seat, choice.action):
