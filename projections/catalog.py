@@ -1,5 +1,5 @@
-"""The catalog: one entry per campaign (game, status, version, lineage, times, chapter, and in
-games played in chapters the attempts at each chapter won and lost)."""
+"""The catalog: one entry per campaign (game, status, version, lineage, times, chapter and day,
+and in games played in chapters the attempts at each chapter won and lost)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ class CatalogEntry(msgspec.Struct, frozen=True):
     parent: str | None = None
     fork_version: int = 0
     chapter: str | None = None
+    day: int | None = None
+    """The day the campaign has reached, in games that count days."""
     attempts_won: int = 0
     """Chapter attempts won, in games played in chapters."""
     attempts_lost: int = 0
@@ -50,6 +52,7 @@ def catalog_entry(
         parent=parent,
         fork_version=fork_version,
         chapter=progress.chapter,
+        day=progress.day,
         attempts_won=sum(a.won for a in progress.attempts),
         attempts_lost=sum(a.lost for a in progress.attempts),
         attempts=progress.attempts,

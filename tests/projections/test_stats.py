@@ -43,13 +43,15 @@ def test_games_with_chapters_get_a_tally_per_chapter() -> None:
     assert stats.chapters == {"1": Tally(2, 0, 2, 0, 15.0), "2": Tally(1, 0, 0, 1, 30.0)}
 
 
-def test_the_catalog_reads_the_chapter_through_the_game_contract() -> None:
+def test_the_catalog_reads_chapter_and_day_through_the_game_contract() -> None:
     eila, gil_ennis = get_game("eila"), get_game("gil-ennis")
     eila_state = eila.initial(CampaignCreated("eila", "r", 1, "s", ("player",), {"chapter": 1}))
     ge_state = gil_ennis.initial(CampaignCreated("gil-ennis", "r", 1, "s", ("player",), {}))
     entry_of: dict[str, Any] = {"campaign_id": "c", "version": 1, "created_ms": 0, "updated_ms": 0}
-    assert catalog_entry(eila, eila_state, **entry_of).chapter == "1"
-    assert catalog_entry(gil_ennis, ge_state, **entry_of).chapter is None
+    eila_entry = catalog_entry(eila, eila_state, **entry_of)
+    assert (eila_entry.chapter, eila_entry.day) == ("1", eila.progress(eila_state).day)
+    ge_entry = catalog_entry(gil_ennis, ge_state, **entry_of)
+    assert (ge_entry.chapter, ge_entry.day) == (None, 0)
 
 
 def test_chapter_attempts_won_and_lost_are_counted_per_chapter() -> None:
