@@ -22,7 +22,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from domain.core.engine import (
     check_ruleset,
@@ -31,7 +31,6 @@ from domain.core.engine import (
     replay,
     rewind_targets,
     states,
-    waits,
 )
 from domain.core.errors import DomainError
 from domain.core.events import CampaignCreated, Rewound
@@ -80,14 +79,6 @@ class HeadListener(Protocol):
 Decide = Callable[[Head], Awaitable[list[Step]]]
 
 
-class _Points(NamedTuple):
-    """A campaign's decision points up to ``version``, and the state there to go on from."""
-
-    version: int
-    state: Any
-    points: tuple[int, ...]
-
-
 class HeadRepository:
     def __init__(
         self,
@@ -106,7 +97,6 @@ class HeadRepository:
         self._pins: dict[str, int] = {}
         self._locks = KeyedLock()
         self._listeners: list[HeadListener] = []
-        self._points: OrderedDict[str, _Points] = OrderedDict()
         self._checking: dict[str, int] = {}  # campaign -> catch-ups that notices asked for
 
     # -- the cache ------------------------------------------------------------------------
@@ -162,7 +152,6 @@ class HeadRepository:
             listener.advanced(before, after, recorded, origin)
 
     def _reset(self, head: Head) -> None:
-        self._points.pop(head.facts.id, None)
         self._remember(head)
         for listener in self._listeners:
             listener.reset(head)
@@ -246,11 +235,13 @@ class HeadRepository:
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
     ) -> list[Recorded[Any]]:
         """Stored events ``after < version <= until``, decoded, oldest first."""
-        return await self._read(await self.facts(campaign_id), after, until, limit)
+        return await self.read(await self.facts(campaign_id), after, until, limit)
 
-    async def _read(
+    async def read(
         self, facts: Facts, after: int, until: int | None = None, limit: int | None = None
     ) -> list[Recorded[Any]]:
+        """Like :meth:`events` for a campaign whose facts the caller holds: no lock is taken
+        and no head is loaded, so code running inside the campaign's lock may call it."""
         stored = await self.store.read(facts.id, after, until, limit)
         decode = facts.codec.decode_recorded
         return [decode(e.version, e.data) for e in stored]
@@ -266,50 +257,13 @@ class HeadRepository:
             recorded = await self.events(campaign_id, after, until, page)
             if not recorded:
                 return
-            folded = await self._each(facts, recorded, state, after)
+            folded = await self.fold(facts, recorded, state, after)
             yield list(zip(recorded, folded, strict=True))
             state, after = folded[-1], recorded[-1].version
 
-    # -- decision points ------------------------------------------------------------------
-
-    async def decision_points(self, head: Head) -> tuple[int, ...]:
-        """The versions up to ``head`` where some seat has a decision to make or the campaign
-        has ended, oldest first: the only ones a campaign may be forked or rewound to.
-
-        A version qualifies when its event closes an append (``settled``) and its state waits
-        (:func:`~domain.core.engine.waits`). Each version names one state forever, so the list
-        only grows: it is kept per campaign with the state it reached and extended from there,
-        and dropped when the store's history turns out not to be the cached one.
-        """
-        campaign_id = head.facts.id
-        known = self._points.get(campaign_id)
-        if known is not None and known.version >= head.version:
-            self._points.move_to_end(campaign_id)
-            return tuple(v for v in known.points if v <= head.version)
-        version, state, points = (0, None, ()) if known is None else known
-        if version < head.version:
-            # Only what ``head`` carries is used, never the lock: a rewind asks from inside it.
-            recorded = await self._read(head.facts, version, head.version)
-            if not recorded or recorded[0].version != version + 1:
-                # The store's history is not what the head was built from: start again later.
-                raise StoreError(f"Campaign {campaign_id} changed while its history was read.")
-            folded = await self._each(head.facts, recorded, state, version)
-            game = head.game
-            found = [
-                item.version
-                for item, after in zip(recorded, folded, strict=True)
-                if item.settled and waits(game, after)
-            ]
-            version, state, points = recorded[-1].version, folded[-1], (*points, *found)
-        self._points[campaign_id] = _Points(version, state, points)
-        self._points.move_to_end(campaign_id)
-        while len(self._points) > self._capacity:
-            self._points.popitem(last=False)
-        return points
-
     # -- folding (the one place rewinds are resolved) -------------------------------------
 
-    async def _each(
+    async def fold(
         self, facts: Facts, recorded: Sequence[Recorded[Any]], state: Any, start: int
     ) -> list[Any]:
         """The state after each of ``recorded`` (which follow version ``start``)."""
@@ -365,7 +319,7 @@ class HeadRepository:
             return await self._reload(head)
         decode = head.facts.codec.decode_recorded
         recorded = [decode(e.version, e.data) for e in stored]
-        folded = await self._each(head.facts, recorded, head.state, head.version)
+        folded = await self.fold(head.facts, recorded, head.state, head.version)
         after = head.advanced(recorded[-1].version, folded[-1], recorded[-1].hash)
         self._install(head, after, recorded, origin)
         return after

@@ -21,6 +21,7 @@ from domain.core.rng import SEED_BITS
 from domain.games import get_game
 from projections.log import Seeding, last_seeding
 from server.codec import Recorded, codec_for
+from server.decision_points import DecisionPoints
 from server.fresh import Fresh, wall_clock_ms
 from server.head import Facts, Head
 from server.heads import ORIGIN, HeadRepository
@@ -51,6 +52,7 @@ class CampaignService:
         self.heads = HeadRepository(
             store, clock=clock, capacity=cache_size, snapshot_every=snapshot_every
         )
+        self.decision_points = DecisionPoints(self.heads, capacity=cache_size)
 
     # -- creating -------------------------------------------------------------------------
 
@@ -118,7 +120,7 @@ class CampaignService:
 
     async def points(self, head: Head) -> Points:
         """Where the campaign at ``head`` may be forked and rewound to (:mod:`server.points`)."""
-        return points_of(head, await self.heads.decision_points(head))
+        return points_of(head, await self.decision_points.up_to(head))
 
     async def facts(self, campaign_id: str) -> Facts:
         return await self.heads.facts(campaign_id)

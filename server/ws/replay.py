@@ -86,7 +86,7 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         game = facts.game
         version = min(start, head.version)
         state = await service.heads.state_at(cid, version)
-        points = set(await service.heads.decision_points(head))
+        points = set(await service.decision_points.up_to(head))
         view = seat_view(game, state, seat)
         welcome = Welcome(
             cid,
