@@ -1,9 +1,13 @@
-"""A real Redis for the tests that need one.
+"""A real Redis for the tests that need one, single node or cluster.
 
 ``running_redis()`` yields a URL, trying in order: ``TABLETALE_TEST_REDIS_URL``, a Redis on
 ``127.0.0.1:6379`` that answers PING, and a private ``redis-server`` started on a free port (no
 persistence, in a temporary directory) and stopped afterwards. Without any of them the tests fail:
 the Redis adapter is only tested against the real thing.
+
+``running_redis_cluster()`` yields a ``redis+cluster://`` URL: ``TABLETALE_TEST_REDIS_CLUSTER_URL``
+(``.ci/run`` starts one), else a private three-master cluster of ``redis-server`` processes on
+free loopback ports, made with ``redis-cli --cluster create`` and stopped afterwards.
 
 The Redis may be shared with everything else on the machine, so tests keep to their own key prefix
 and remove it with ``delete_prefix``; nothing here flushes a database.
@@ -11,6 +15,7 @@ and remove it with ``delete_prefix``; nothing here flushes a database.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import selectors
@@ -27,6 +32,9 @@ from pathlib import Path
 import pytest
 import redis
 import redis.asyncio
+from redis.crc import key_slot
+
+from server.store.redis_cluster import is_cluster_url, node_url, primary_urls, seed_url
 
 URL_VARIABLE = "TABLETALE_TEST_REDIS_URL"
 LOCAL_URL = "redis://127.0.0.1:6379/0"
@@ -124,20 +132,23 @@ def _glob_escape(text: str) -> str:
 
 
 async def delete_prefix(url: str, prefix: str) -> int:
-    """Delete every key that starts with ``<prefix>:``; returns how many there were."""
-    client = redis.asyncio.Redis.from_url(url)
+    """Delete every key that starts with ``<prefix>:``, on every primary of a cluster; returns
+    how many there were."""
     deleted = 0
-    try:
-        batch: list[bytes] = []
-        async for key in client.scan_iter(match=f"{_glob_escape(prefix)}:*", count=1000):
-            batch.append(key)
-            if len(batch) >= 500:
-                deleted += await client.unlink(*batch)
-                batch.clear()
-        if batch:
-            deleted += await client.unlink(*batch)
-    finally:
-        await client.aclose()
+    for node in await asyncio.to_thread(primary_urls, url):
+        client = redis.asyncio.Redis.from_url(node)
+        try:
+            keys = [
+                k async for k in client.scan_iter(match=f"{_glob_escape(prefix)}:*", count=1000)
+            ]
+            # One key per command: on a cluster node, keys of one command must share a slot.
+            for start in range(0, len(keys), 500):
+                pipe = client.pipeline(transaction=False)
+                for key in keys[start : start + 500]:
+                    pipe.unlink(key)
+                deleted += sum(await pipe.execute())
+        finally:
+            await client.aclose()
     return deleted
 
 
@@ -191,3 +202,175 @@ def own_redis(workdir: Path) -> Iterator[OwnRedis]:
         yield server
     finally:
         server.stop()
+
+
+CLUSTER_URL_VARIABLE = "TABLETALE_TEST_REDIS_CLUSTER_URL"
+
+
+class OwnCluster:
+    """A Redis Cluster of a test's own: ``size`` masters on free loopback ports, no replicas, no
+    persistence, in ``workdir``; made the way ``.ci/run`` makes one, with ``redis-cli``."""
+
+    def __init__(self, workdir: Path, size: int = 3) -> None:
+        server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+        if server is None or cli is None:
+            pytest.fail("This test needs redis-server and redis-cli on the PATH.", False)
+        self.server, self.cli = server, cli
+        self.workdir = workdir
+        self.ports = [_free_port() for _ in range(size)]
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
+
+    def node_url(self, port: int) -> str:
+        return f"redis://127.0.0.1:{port}"
+
+    def start(self) -> None:
+        for port in self.ports:
+            command = [self.server, "--port", str(port), "--bind", "127.0.0.1"]
+            command += ["--cluster-enabled", "yes", "--cluster-port", str(_free_port())]
+            command += ["--cluster-config-file", f"nodes-{port}.conf"]
+            command += ["--save", "", "--appendonly", "no", "--dir", str(self.workdir)]
+            self.processes.append(
+                subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            )
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        for port in self.ports:
+            while not answers(self.node_url(port)):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"redis-server on port {port} did not start.")
+        create = [self.cli, "--cluster", "create"]
+        create += [f"127.0.0.1:{port}" for port in self.ports]
+        create += ["--cluster-replicas", "0", "--cluster-yes"]
+        made = subprocess.run(create, capture_output=True, text=True, timeout=60, check=False)
+        if made.returncode != 0:
+            raise ChildProcessError(made.stdout + made.stderr)
+        self.wait_settled(deadline)
+
+    def wait_settled(self, deadline: float) -> None:
+        """Until every node says the cluster is ok and all agree on who serves which slot."""
+        while True:
+            maps = [self.slot_map(port) for port in self.ports]
+            if all(self.state(port) == "ok" for port in self.ports) and all(
+                m == maps[0] and len(m) == 16384 for m in maps
+            ):
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"The cluster on {self.ports} did not settle: {maps[0]!r}.")
+            threading.Event().wait(0.05)  # a poll interval, bounded by the deadline
+
+    def state(self, port: int) -> str:
+        client = redis.Redis.from_url(self.node_url(port), socket_timeout=2)
+        try:
+            info = client.execute_command("CLUSTER", "INFO").decode()
+        finally:
+            client.close()
+        fields = dict(line.split(":", 1) for line in info.split() if ":" in line)
+        return fields.get("cluster_state", "")
+
+    def slot_map(self, port: int) -> dict[int, int]:
+        """slot -> port of the master that serves it, as ``port`` sees it."""
+        client = redis.Redis.from_url(self.node_url(port), socket_timeout=2)
+        try:
+            ranges = client.execute_command("CLUSTER", "SLOTS")
+        finally:
+            client.close()
+        return {
+            slot: int(found[2][1]) for found in ranges for slot in range(found[0], found[1] + 1)
+        }
+
+    def node_id(self, port: int) -> str:
+        client = redis.Redis.from_url(self.node_url(port), socket_timeout=2)
+        try:
+            return bytes(client.execute_command("CLUSTER", "MYID")).decode()
+        finally:
+            client.close()
+
+    def _call(self, port: int, *command: object) -> object:
+        client = redis.Redis.from_url(self.node_url(port), socket_timeout=10)
+        try:
+            return client.execute_command(*command)
+        finally:
+            client.close()
+
+    def owner(self, key: str) -> int:
+        """The port of the master that serves ``key``."""
+        return self.slot_map(self.ports[0])[key_slot(key.encode())]
+
+    def begin_move(self, slot: int, to: int) -> int:
+        """Mark ``slot`` as migrating from its master to the master on port ``to`` (commands on
+        keys not moved yet are redirected with ASK); returns the port it moves from."""
+        source = self.slot_map(self.ports[0])[slot]
+        self._call(to, "CLUSTER", "SETSLOT", slot, "IMPORTING", self.node_id(source))
+        self._call(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", self.node_id(to))
+        return source
+
+    def finish_move(self, slot: int, source: int, to: int) -> None:
+        """Move the slot's keys and give the slot to ``to``; wait until every node agrees."""
+        while True:
+            keys = self._call(source, "CLUSTER", "GETKEYSINSLOT", slot, 100)
+            assert isinstance(keys, list)
+            if not keys:
+                break
+            self._call(source, "MIGRATE", "127.0.0.1", to, "", 0, 5000, "KEYS", *keys)
+        target = self.node_id(to)
+        for port in (to, source, *[p for p in self.ports if p not in (to, source)]):
+            self._call(port, "CLUSTER", "SETSLOT", slot, "NODE", target)
+        self.wait_settled(time.monotonic() + _START_TIMEOUT_S)
+
+    def move(self, slot: int, to: int) -> None:
+        self.finish_move(slot, self.begin_move(slot, to), to)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes = []
+
+
+@contextlib.contextmanager
+def own_cluster(workdir: Path | None = None) -> Iterator[OwnCluster]:
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tt-cluster-")))
+        cluster = OwnCluster(workdir)
+        stack.callback(cluster.stop)
+        try:
+            cluster.start()
+        except (TimeoutError, ChildProcessError) as failure:
+            pytest.fail(f"The private Redis Cluster did not start:\n{failure}", False)
+        yield cluster
+
+
+@contextlib.contextmanager
+def running_redis_cluster() -> Iterator[str]:
+    configured = os.environ.get(CLUSTER_URL_VARIABLE)
+    if configured:
+        if not answers(seed_url(configured)):
+            pytest.fail(
+                f"{CLUSTER_URL_VARIABLE} is {configured}, but nothing answers there.", False
+            )
+        yield configured
+    else:
+        with own_cluster() as cluster:
+            yield cluster.url
+
+
+def node_serving(url: str, key: str) -> str:
+    """The plain URL of the node that serves ``key`` (``url`` itself on a single Redis)."""
+    if not is_cluster_url(url):
+        return url
+    client = redis.Redis.from_url(seed_url(url), socket_timeout=2)
+    try:
+        ranges = client.execute_command("CLUSTER", "SLOTS")
+    finally:
+        client.close()
+    slot = key_slot(key.encode())
+    for first, last, primary, *_ in ranges:
+        if first <= slot <= last:
+            return node_url(url, bytes(primary[0]).decode(), int(primary[1]))
+    raise LookupError(f"No node of {url} serves {key!r}.")
