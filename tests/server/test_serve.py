@@ -9,8 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.server.conftest import free_port, wait_ready
-from tests.server.test_redis_processes import LAUNCH, ROOT
+from tests.server.conftest import LAUNCH, ROOT, free_port, wait_ready
 
 
 def test_without_redis_the_sqlite_store_is_used_and_said_first(tmp_path: Path) -> None:
