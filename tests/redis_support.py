@@ -208,17 +208,19 @@ CLUSTER_URL_VARIABLE = "TABLETALE_TEST_REDIS_CLUSTER_URL"
 
 
 class OwnCluster:
-    """A Redis Cluster of a test's own: ``size`` masters on free loopback ports, no replicas, no
-    persistence, in ``workdir``; made the way ``.ci/run`` makes one, with ``redis-cli``."""
+    """A Redis Cluster of a test's own: ``masters`` masters with ``replicas`` replicas each, on
+    free loopback ports, no persistence, in ``workdir``; made the way ``.ci/run`` makes one, with
+    ``redis-cli``. With replicas, a master that dies fails over to its replica within seconds."""
 
-    def __init__(self, workdir: Path, size: int = 3) -> None:
+    def __init__(self, workdir: Path, masters: int = 3, replicas: int = 0) -> None:
         server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
         if server is None or cli is None:
             pytest.fail("This test needs redis-server and redis-cli on the PATH.", False)
         self.server, self.cli = server, cli
         self.workdir = workdir
-        self.ports = [_free_port() for _ in range(size)]
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.replicas = replicas
+        self.ports = [_free_port() for _ in range(masters * (1 + replicas))]
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
         self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
 
     def node_url(self, port: int) -> str:
@@ -230,28 +232,40 @@ class OwnCluster:
             command += ["--cluster-enabled", "yes", "--cluster-port", str(_free_port())]
             command += ["--cluster-config-file", f"nodes-{port}.conf"]
             command += ["--save", "", "--appendonly", "no", "--dir", str(self.workdir)]
-            self.processes.append(
-                subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if self.replicas:
+                command += ["--cluster-node-timeout", "1000"]  # a quick failover
+            self.processes[port] = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
         deadline = time.monotonic() + _START_TIMEOUT_S
         for port in self.ports:
             while not answers(self.node_url(port)):
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"redis-server on port {port} did not start.")
+                threading.Event().wait(0.02)  # a poll interval, bounded by the deadline
         create = [self.cli, "--cluster", "create"]
         create += [f"127.0.0.1:{port}" for port in self.ports]
-        create += ["--cluster-replicas", "0", "--cluster-yes"]
+        create += ["--cluster-replicas", str(self.replicas), "--cluster-yes"]
         made = subprocess.run(create, capture_output=True, text=True, timeout=60, check=False)
         if made.returncode != 0:
             raise ChildProcessError(made.stdout + made.stderr)
         self.wait_settled(deadline)
 
+    @property
+    def alive(self) -> list[int]:
+        return [port for port, process in self.processes.items() if process.poll() is None]
+
     def wait_settled(self, deadline: float) -> None:
-        """Until every node says the cluster is ok and all agree on who serves which slot."""
+        """Until every live node says the cluster is ok and all agree on who serves which slot
+        (and, with replicas, on a replica for every slot)."""
         while True:
-            maps = [self.slot_map(port) for port in self.ports]
-            if all(self.state(port) == "ok" for port in self.ports) and all(
-                m == maps[0] and len(m) == 16384 for m in maps
+            maps = [self.ranges(port) for port in self.alive]
+            covered = sum(last - first + 1 for first, last, *_ in maps[0])
+            if (
+                all(self.state(port) == "ok" for port in self.alive)
+                and all(m == maps[0] for m in maps)
+                and covered == 16384
+                and all(len(nodes) == 1 + self.replicas for *_, nodes in maps[0])
             ):
                 return
             if time.monotonic() > deadline:
@@ -267,15 +281,21 @@ class OwnCluster:
         fields = dict(line.split(":", 1) for line in info.split() if ":" in line)
         return fields.get("cluster_state", "")
 
-    def slot_map(self, port: int) -> dict[int, int]:
-        """slot -> port of the master that serves it, as ``port`` sees it."""
+    def ranges(self, port: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(first slot, last slot, ports of its master then replicas), as ``port`` sees it."""
         client = redis.Redis.from_url(self.node_url(port), socket_timeout=2)
         try:
-            ranges = client.execute_command("CLUSTER", "SLOTS")
+            found = client.execute_command("CLUSTER", "SLOTS")
         finally:
             client.close()
+        return sorted((int(r[0]), int(r[1]), tuple(int(node[1]) for node in r[2:])) for r in found)
+
+    def slot_map(self, port: int) -> dict[int, int]:
+        """slot -> port of the master that serves it, as ``port`` sees it."""
         return {
-            slot: int(found[2][1]) for found in ranges for slot in range(found[0], found[1] + 1)
+            slot: nodes[0]
+            for first, last, nodes in self.ranges(port)
+            for slot in range(first, last + 1)
         }
 
     def node_id(self, port: int) -> str:
@@ -285,6 +305,26 @@ class OwnCluster:
         finally:
             client.close()
 
+    def wait_failed_over(self, dead: int, deadline: float) -> None:
+        """Until every live node says the cluster is ok with no slot left on ``dead``."""
+        while True:
+            maps = [self.slot_map(port) for port in self.alive]
+            if (
+                all(self.state(port) == "ok" for port in self.alive)
+                and all(len(m) == 16384 and dead not in m.values() for m in maps)
+                and all(m == maps[0] for m in maps)
+            ):
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"The cluster did not fail over from {dead}.")
+            threading.Event().wait(0.05)  # a poll interval, bounded by the deadline
+
+    def kill(self, port: int) -> None:
+        """SIGKILL the node on ``port``: a crash, with no goodbye to the cluster."""
+        process = self.processes[port]
+        process.kill()
+        process.wait(timeout=10)
+
     def _call(self, port: int, *command: object) -> object:
         client = redis.Redis.from_url(self.node_url(port), socket_timeout=10)
         try:
@@ -293,13 +333,21 @@ class OwnCluster:
             client.close()
 
     def owner(self, key: str) -> int:
-        """The port of the master that serves ``key``."""
-        return self.slot_map(self.ports[0])[key_slot(key.encode())]
+        """The port of the master that serves ``key``, as a live node sees it."""
+        return self.slot_map(self.alive[0])[key_slot(key.encode())]
+
+    @property
+    def masters(self) -> list[int]:
+        return sorted({nodes[0] for _, _, nodes in self.ranges(self.alive[0])})
+
+    def replica_of(self, port: int) -> int:
+        (nodes,) = {nodes for _, _, nodes in self.ranges(port) if nodes[0] == port}
+        return nodes[1]
 
     def begin_move(self, slot: int, to: int) -> int:
         """Mark ``slot`` as migrating from its master to the master on port ``to`` (commands on
         keys not moved yet are redirected with ASK); returns the port it moves from."""
-        source = self.slot_map(self.ports[0])[slot]
+        source = self.slot_map(self.alive[0])[slot]
         self._call(to, "CLUSTER", "SETSLOT", slot, "IMPORTING", self.node_id(source))
         self._call(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", self.node_id(to))
         return source
@@ -313,7 +361,8 @@ class OwnCluster:
                 break
             self._call(source, "MIGRATE", "127.0.0.1", to, "", 0, 5000, "KEYS", *keys)
         target = self.node_id(to)
-        for port in (to, source, *[p for p in self.ports if p not in (to, source)]):
+        masters = {nodes[0] for _, _, nodes in self.ranges(to)}
+        for port in (to, source, *sorted(masters - {to, source})):
             self._call(port, "CLUSTER", "SETSLOT", slot, "NODE", target)
         self.wait_settled(time.monotonic() + _START_TIMEOUT_S)
 
@@ -321,23 +370,24 @@ class OwnCluster:
         self.finish_move(slot, self.begin_move(slot, to), to)
 
     def stop(self) -> None:
-        for process in self.processes:
-            process.terminate()
-        for process in self.processes:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        self.processes = []
+        self.processes = {}
 
 
 @contextlib.contextmanager
-def own_cluster(workdir: Path | None = None) -> Iterator[OwnCluster]:
+def own_cluster(workdir: Path | None = None, *, replicas: int = 0) -> Iterator[OwnCluster]:
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tt-cluster-")))
-        cluster = OwnCluster(workdir)
+        cluster = OwnCluster(workdir, replicas=replicas)
         stack.callback(cluster.stop)
         try:
             cluster.start()

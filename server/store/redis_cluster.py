@@ -6,12 +6,14 @@ command of the hot path names one slot and goes to the one primary that owns it,
 pipelined link (:mod:`server.store.redis_link`). A slot that moved answers ``MOVED``: the slot map
 is refreshed from the cluster and the command sent once more where it now lives. A slot half-way
 through a migration answers ``ASK``: the command is sent once more, after ``ASKING``, to the node
-importing it.
+importing it. A node that does not answer fails the command and has the slot map read again in
+the background, so the commands after it follow a failover to the node's replica.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import urllib.parse
 from collections.abc import Callable
 from typing import Any
@@ -97,6 +99,7 @@ class ClusterLink:
         self._make = connect
         self._timeout = timeout
         self._links: dict[str, Link] = {}
+        self._refreshing: asyncio.Task[None] | None = None
 
     async def execute(self, *args: Any) -> Any:
         if args[0] == "SCRIPT":
@@ -116,6 +119,21 @@ class ClusterLink:
             # yet: the move takes milliseconds, so one more try a moment later.
             await asyncio.sleep(_TRY_AGAIN_S)
             return await self._link(await self._owner(slot, refresh=True)).execute(*args)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            # A node that does not answer may be failing over to a replica: the command fails
+            # now, and the slot map is read again for the ones that follow.
+            self._refresh_soon()
+            raise
+
+    def _refresh_soon(self) -> None:
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.create_task(self._refresh_quietly())
+
+    async def _refresh_quietly(self) -> None:
+        with contextlib.suppress(
+            redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError
+        ):
+            await self.refresh()
 
     async def _owner(self, slot: int, *, refresh: bool = False) -> ClusterNode:
         nodes = self._cluster.nodes_manager.slots_cache.get(slot)
@@ -152,6 +170,9 @@ class ClusterLink:
         return link
 
     async def close(self) -> None:
+        if self._refreshing is not None:
+            self._refreshing.cancel()
+            await asyncio.gather(self._refreshing, return_exceptions=True)
         links, self._links = list(self._links.values()), {}
         await asyncio.gather(*(link.close() for link in links))
 

@@ -4,11 +4,14 @@ each campaign's own node, slots that move while the store works)."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from itertools import count
+from typing import TypeVar
 
 import pytest
+import redis.asyncio
 from redis.crc import key_slot
 
 from server.store.base import AppendResult, StoredEvent, StoreUnavailable, UnknownCampaign
@@ -18,6 +21,8 @@ from tests.server.store.conformance import StoreConformance
 from tests.server.store.helpers import LONG_WAIT_S, Heard
 
 pytestmark = pytest.mark.redis
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -58,7 +63,7 @@ async def two(moving: OwnCluster) -> AsyncIterator[tuple[RedisStore, RedisStore]
 def elsewhere(cluster: OwnCluster, key: str) -> tuple[int, int]:
     """(the slot of ``key``, the port of a master that does not serve it)."""
     owner = cluster.owner(key)
-    return key_slot(key.encode()), next(port for port in cluster.ports if port != owner)
+    return key_slot(key.encode()), next(port for port in cluster.masters if port != owner)
 
 
 def same_slot_as(campaign_id: str) -> str:
@@ -136,3 +141,71 @@ async def test_the_feed_follows_a_watched_campaign_to_its_new_node_and_resumes(
         following.cancel()
         await asyncio.gather(following, return_exceptions=True)
         await feed.close()
+
+
+# -- a primary that dies ----------------------------------------------------------------------
+
+
+async def eventually(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()`` as a client would make it: again while the store says it is unavailable (a
+    failover under way), until it answers."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + LONG_WAIT_S
+    while True:
+        try:
+            return await call()
+        except StoreUnavailable:
+            assert loop.time() < deadline, "the store did not follow the failover"
+            await asyncio.sleep(0.1)  # a client's pause before it tries again
+
+
+@pytest.mark.slow
+async def test_after_a_primary_fails_over_the_store_and_the_feed_follow_its_replica() -> None:
+    with own_cluster(replicas=1) as cluster:
+        prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
+        # A campaign away from the node the URL names (that one stays up for the clean-up).
+        campaign = next(
+            f"c{n}" for n in count() if cluster.owner(f"{prefix}:{{c{n}}}:meta") != cluster.ports[0]
+        )
+        here = RedisStore.from_url(cluster.url, prefix=prefix)
+        there = RedisStore.from_url(cluster.url, prefix=prefix)
+        feed, heard = here.changes(), Heard()
+        following = asyncio.create_task(feed.follow(heard.deliver, heard.on_resume))
+        try:
+            await here.create(campaign, "gil_ennis", now_ms=1)
+            await feed.watch(campaign)
+            await there.append(campaign, 0, [b"before"])
+            await heard.until(lambda: heard.versions(campaign) == [1])
+            primary = cluster.owner(f"{prefix}:{{{campaign}}}:meta")
+            replica = cluster.replica_of(primary)
+            # Replication is asynchronous: let the replica have everything before the crash.
+            admin = redis.asyncio.Redis.from_url(cluster.node_url(primary))
+            try:
+                assert await admin.execute_command("WAIT", 1, 5000) == 1
+            finally:
+                await admin.aclose()
+
+            await asyncio.to_thread(cluster.kill, primary)
+            await asyncio.to_thread(
+                cluster.wait_failed_over, primary, time.monotonic() + LONG_WAIT_S
+            )
+            assert cluster.owner(f"{prefix}:{{{campaign}}}:meta") == replica
+
+            # The first command to the dead node fails (unavailable) and has the slot map read
+            # again; the ones after it go to the replica, which has every acknowledged append.
+            await eventually(lambda: there.append(campaign, 1, [b"after"], command_id="a"))
+            assert await eventually(lambda: here.read(campaign)) == [
+                StoredEvent(1, b"before"),
+                StoredEvent(2, b"after"),
+            ]
+            # The feed lost its connection to the dead primary, read the map again and
+            # subscribed on the new one: it said it resumed, and hears what follows.
+            await heard.until(lambda: heard.resumed >= 1, LONG_WAIT_S)
+            await there.append(campaign, 2, [b"heard"])
+            await heard.until(lambda: 3 in heard.versions(campaign), LONG_WAIT_S)
+        finally:
+            following.cancel()
+            await asyncio.gather(following, return_exceptions=True)
+            await feed.close()
+            await here.close()
+            await there.close()
