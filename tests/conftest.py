@@ -4,7 +4,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.redis_support import running_redis, running_redis_cluster
+from tests.redis_cluster_support import running_redis_cluster
+from tests.redis_support import running_redis
 from tests.support import dice_race
 
 dice_race.register()

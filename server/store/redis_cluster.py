@@ -1,4 +1,5 @@
-"""Redis Cluster: the URL that selects it, and the hot path's links, one per node.
+"""Redis Cluster: the URL that selects it, the hot path's links (one per primary) and the change
+feed's shards (a sharded Pub/Sub connection per primary, :mod:`server.store.redis_feed`).
 
 A ``redis+cluster://host:port`` URL (``rediss+cluster://`` with TLS) names any node of a cluster;
 the clients discover the others. Every key of a campaign carries its id as a hash tag, so each
@@ -208,7 +209,9 @@ class ClusterShards:
     def client(self, shard: str) -> redis.asyncio.Redis:
         client = self._clients.get(shard)
         if client is None:
-            node = _primaries(self._cluster)[shard]
+            node = _primaries(self._cluster).get(shard)
+            if node is None:  # the slot map changed since the shard was named
+                raise redis.exceptions.ClusterError(f"{shard} is no longer a primary.")
             client = self._clients[shard] = self._client_for(node.host, int(node.port))
         return client
 

@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 from server.store.redis_cluster import primary_urls
-from tests.redis_support import delete_prefix, node_serving, running_redis
+from tests.redis_cluster_support import node_serving
+from tests.redis_support import delete_prefix, running_redis
 from tests.server.conftest import Live, auth, server_process, socket_to
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

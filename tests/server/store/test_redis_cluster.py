@@ -16,7 +16,8 @@ from redis.crc import key_slot
 
 from server.store.base import AppendResult, StoredEvent, StoreUnavailable, UnknownCampaign
 from server.store.redis import RedisStore
-from tests.redis_support import OwnCluster, delete_prefix, own_cluster
+from tests.redis_cluster_support import OwnCluster, own_cluster
+from tests.redis_support import delete_prefix
 from tests.server.store.conformance import StoreConformance
 from tests.server.store.helpers import LONG_WAIT_S, Heard
 

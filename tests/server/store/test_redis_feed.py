@@ -16,7 +16,8 @@ from server.store.feed import ChangeFeed
 from server.store.redis import RedisStore
 from server.store.redis_cluster import primary_urls
 from server.store.redis_feed import decode_notice, encode_notice
-from tests.redis_support import delete_prefix, node_serving
+from tests.redis_cluster_support import node_serving
+from tests.redis_support import delete_prefix
 from tests.server.store.helpers import Heard
 
 pytestmark = pytest.mark.redis
