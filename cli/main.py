@@ -52,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, choices=(1, 2), default=1)
     sim.add_argument("--chapter", type=int, default=None, help="Eila: the chapter to play")
     sim.add_argument("--mode", choices=("normal", "advanced"), default=None)
+    sim.add_argument(
+        "--campaign",
+        action="store_true",
+        help="Eila: play whole campaigns from the chapter on, not one attempt at it",
+    )
     sim.add_argument("--bot", default="random", help="random (any game) or greedy (Eila)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
@@ -139,6 +144,7 @@ def _simulate(args: argparse.Namespace) -> int:
         players=args.players,
         bot=args.bot,
         options=options,
+        whole_campaigns=args.campaign,
     )
     try:
         with progress(args.game, enabled=not args.json) as advance:
@@ -162,6 +168,9 @@ def _simulate(args: argparse.Namespace) -> int:
     ]
     if report.avg_days is not None:
         rows.insert(3, ("average days", f"{report.avg_days}", ""))
+    if report.attempts_won is not None and report.attempts_lost is not None:
+        rows.insert(3, ("chapter attempts won", f"{report.attempts_won:,}", ""))
+        rows.insert(4, ("chapter attempts lost", f"{report.attempts_lost:,}", ""))
     print_table(rows)
     return 0
 

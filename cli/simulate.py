@@ -34,6 +34,9 @@ class Report(msgspec.Struct):
     events: int
     events_per_s: float
     avg_days: float | None = None
+    attempts_won: int | None = None
+    """In a game played in chapters: chapter attempts won and lost over every campaign."""
+    attempts_lost: int | None = None
 
 
 class ExportLine(msgspec.Struct):
@@ -78,7 +81,7 @@ async def run(
     make_bot(sim.bot, game, 0)  # an unknown bot is refused before any game is played
     service = CampaignService(MemoryStore(), fresh=Counted(f"sim{sim.seed}", sim.seed), clock=_zero)
     encoder = msgspec.json.Encoder()
-    wins = losses = events = 0
+    wins = losses = events = attempts_won = attempts_lost = 0
     days: list[int] = []
     started = time.perf_counter()
     for n in range(sim.games):
@@ -103,9 +106,11 @@ async def run(
         wins += result == "won"
         losses += result == "lost"
         events += head.version
-        day = game.progress(head.state).day
-        if day is not None:
-            days.append(day)
+        progress = game.progress(head.state)
+        if progress.day is not None:
+            days.append(progress.day)
+        attempts_won += sum(a.won for a in progress.attempts)
+        attempts_lost += sum(a.lost for a in progress.attempts)
         if export is not None:
             for recorded in await service.events(created.id):
                 line = ExportLine(
@@ -122,6 +127,8 @@ async def run(
         events=events,
         events_per_s=round(events / elapsed, 1) if elapsed > 0 else 0.0,
         avg_days=round(sum(days) / len(days), 2) if days else None,
+        attempts_won=attempts_won if game.info.chapters else None,
+        attempts_lost=attempts_lost if game.info.chapters else None,
     )
 
 

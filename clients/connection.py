@@ -1,4 +1,5 @@
-"""An asyncio client for one campaign's WebSocket, and the few HTTP calls a player needs.
+"""An asyncio client for one campaign's WebSocket, and creating a campaign (the other HTTP calls
+are in :mod:`clients.http`).
 
 ``Seat`` keeps the latest version, view and legal actions as the server pushes them (see
 :mod:`clients.replica`), so a caller only picks an action id::
@@ -12,9 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,13 +21,23 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
+from clients.http import Unreachable, post
 from clients.replica import SYNC, Exchange, Message, ProtocolError, Replica
 
 MSGPACK = "tabletale.msgpack"
 PING_INTERVAL_S = 45.0
 """Keep-alive pings, as often as the server sends its own (its settings' default)."""
 
-__all__ = ["MSGPACK", "Message", "ProtocolError", "Seat", "create_campaign", "socket_url"]
+__all__ = [
+    "MSGPACK",
+    "Message",
+    "ProtocolError",
+    "Seat",
+    "Unreachable",
+    "create_campaign",
+    "post",
+    "socket_url",
+]
 
 _json_decode = msgspec.json.Decoder().decode
 _msgpack_decode = msgspec.msgpack.Decoder().decode
@@ -66,21 +74,34 @@ class Seat:
         *,
         token: str | None = None,
         since: int | None = None,
+        name: str | None = None,
+        presence: bool = False,
         msgpack: bool = False,
         timeout: float = 30.0,
     ) -> AsyncIterator[Seat]:
-        """Open the socket, say hello and wait for the welcome."""
+        """Open the socket, say hello and wait for the welcome. ``name`` is shown to the other
+        sockets; ``presence`` asks to be told who is connected (see ``Replica.presence``). A
+        server that does not answer raises :class:`~clients.http.Unreachable`."""
         protocols = [MSGPACK] if msgpack else None
         url = socket_url(base, campaign)
-        async with connect(
-            url,
-            subprotocols=protocols,  # type: ignore[arg-type]
-            open_timeout=timeout,
-            compression=None,
-            ping_interval=PING_INTERVAL_S,
-        ) as connection:
+        try:
+            connection = await connect(
+                url,
+                subprotocols=protocols,  # type: ignore[arg-type]
+                open_timeout=timeout,
+                compression=None,
+                ping_interval=PING_INTERVAL_S,
+            )
+        except (OSError, TimeoutError) as error:
+            raise Unreachable(url, error) from None
+        async with connection:
             seat = cls(connection, binary=msgpack)
-            await seat.send({"type": "hello", "token": token, "since": since})
+            hello: Message = {"type": "hello", "token": token, "since": since}
+            if name is not None:
+                hello["name"] = name
+            if presence:
+                hello["presence"] = True
+            await seat.send(hello)
             welcome = await seat.receive(timeout)
             if welcome["type"] != "welcome":
                 raise ProtocolError(welcome)
@@ -190,19 +211,3 @@ async def create_campaign(
     if seats:
         body["seats"] = seats
     return await asyncio.to_thread(post, f"{base.rstrip('/')}/api/campaigns", body)
-
-
-def post(url: str, body: Message, *, token: str | None = None) -> Message:
-    """A JSON ``POST``; an error answer raises :class:`ProtocolError`."""
-    headers = {"Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers=headers, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            answer: Message = json.loads(response.read())
-            return answer
-    except urllib.error.HTTPError as error:
-        raise ProtocolError(json.loads(error.read()).get("error", {})) from None

@@ -6,11 +6,15 @@ and Locust) feed every received message to a :class:`Replica` and drive an actio
 
 - ``welcome`` and ``sync`` carry the full view; ``update`` and ``accepted`` carry a JSON Patch from
   the view at ``first - 1``, which is applied in place;
+- a long resume's missed events come a page at a time: in the ``welcome``, then in ``missed``
+  messages until one says there are no more; they add to the log and change no view;
 - an update that does not follow on from the replica's version means it lost track: it asks for a
   ``sync`` and ignores updates until the sync arrives;
 - an action is answered ``accepted`` or ``rejected`` under its command id. After a ``sync`` the
   answer may have been dropped, so the action is sent again with the same command id, which the
-  server answers as a duplicate if it was applied.
+  server answers as a duplicate if it was applied;
+- ``presence`` (who is connected, for a client that asked in its ``hello``) replaces the last one;
+- a message of a type this client does not know is ignored, so servers can add new ones.
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class Replica:
         """Every event received, in order (after a sync, those in between are missing)."""
         self.lost = False
         """Waiting for a sync after an update that did not follow on."""
+        self.missing = False
+        """A long resume's missed events are still arriving (``missed`` pages)."""
+        self.presence: Message | None = None
+        """The last ``presence`` message: ``{"seats": [{"seat", "name"}, ...], "spectators"}``."""
 
     def absorb(self, message: Message) -> Message | None:
         """Take in one server message; returns a message to send back (a sync request) if any."""
@@ -56,7 +64,12 @@ class Replica:
             self.campaign, self.game = message["campaign"], message["game"]
             self.seat, self.seats = message.get("seat"), list(message["seats"])
             self.events.extend(message.get("missed", []))
+            self.missing = bool(message.get("missed_more"))
             self._whole(message)
+        elif kind == "missed":
+            # A long resume's next page of history: it changes no view, only the log.
+            self.events.extend(message["events"])
+            self.missing = bool(message.get("more"))
         elif kind == "sync":
             self._whole(message)
             self.lost = False
@@ -73,7 +86,18 @@ class Replica:
             self.legal_actions = message.get("legal_actions", [])
             self.outcome = message.get("outcome", self.outcome)
             self.events.extend(message.get("events", []))
+        elif kind == "presence":
+            self.presence = message
         return None
+
+    def connected(self) -> dict[str, list[str]]:
+        """Seats with at least one socket connected, each with the names given (may be empty)."""
+        seats: dict[str, list[str]] = {}
+        for entry in (self.presence or {}).get("seats", []):
+            names = seats.setdefault(str(entry["seat"]), [])
+            if entry.get("name"):
+                names.append(str(entry["name"]))
+        return seats
 
     def _whole(self, message: Message) -> None:
         self.version = message["version"]

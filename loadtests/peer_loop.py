@@ -47,6 +47,13 @@ DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 DRIVERS = 2  # driver processes, so the load generator is not the bottleneck on two cores
+NO_LIMITS = {
+    "TABLETALE_LIMIT_CREATIONS": "off",
+    "TABLETALE_LIMIT_SOCKETS_PER_CLIENT": "0",
+    "TABLETALE_LIMIT_MESSAGES_PER_SECOND": "0",
+}
+"""A load generator is one client doing the work of thousands: the per-client limits, which
+exist to stop exactly that, are off for the servers it measures."""
 
 
 # -- the server under test -------------------------------------------------------------------
@@ -154,7 +161,7 @@ def tabletale_server(
     afterwards): (base URL, process, log path)."""
     port = free_port()
     prefix = prefix or f"ttbench-{uuid.uuid4().hex[:10]}"
-    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
+    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix, **NO_LIMITS}
     command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port)]
     command += ["--redis-url", redis_url]
     if workers > 1:

@@ -10,7 +10,8 @@ redis+cluster://host:port``) under a key prefix of their own (deleted afterwards
 - spectators watch campaigns through the other process;
 - HTTP players act on the same campaigns (so stale versions happen), readers fetch states, events,
   timelines and the catalog;
-- forkers fork at random versions, rewinders rewind, reconnectors drop their socket and resume.
+- forkers fork and rewinders rewind at the listed points (and now and then anywhere), reconnectors
+  drop their socket and resume.
 
 Then every campaign's stream is replayed and every stored state hash checked, each spectator's
 patched view is compared with the server's, and both servers' logs are searched for errors.
@@ -53,6 +54,9 @@ class Soak:
         self.rng = random.Random(seed)
         self.counts: Counter[str] = Counter()
         self.campaigns: dict[str, dict[str, str]] = {}  # id -> seat tokens
+        self.quiet: list[str] = []
+        """Forks only the brancher acts on (by rewinding), so its rewinds rarely meet a stale
+        version; every other client leaves them alone."""
         self.spectators: list[Seat] = []
 
     def running(self) -> bool:
@@ -105,7 +109,7 @@ class Soak:
             await asyncio.sleep(0.02)  # a person's pace between requests
             if not self.campaigns:
                 continue
-            campaign = self.rng.choice(list(self.campaigns))
+            campaign = self.rng.choice(self._busy())
             token = self.rng.choice(list(self.campaigns[campaign].values()))
             headers = {"Authorization": f"Bearer {token}"}
             base = self.rng.choice(self.bases)
@@ -139,13 +143,23 @@ class Soak:
             listed = (await http.get(f"{base}/api/campaigns?limit=20")).status_code
             self.counts[f"reads {status} {listed}"] += 1
 
+    def _busy(self) -> list[str]:
+        """The campaigns every client may use (all but the quiet forks)."""
+        quiet = set(self.quiet)
+        return [c for c in self.campaigns if c not in quiet] or list(self.campaigns)
+
     async def brancher(self, http: httpx.AsyncClient) -> None:
-        """Forks and rewinds at random versions."""
+        """Forks and rewinds at the points the state lists, and now and then at any version
+        (which the server may refuse: not every version is a fork or rewind point)."""
         while self.running():
             await asyncio.sleep(0.1)  # a person's pace
             if not self.campaigns:
                 continue
-            campaign = self.rng.choice(list(self.campaigns))
+            rewinding = self.rng.random() >= 0.5
+            if rewinding and self.quiet and self.rng.random() < 0.7:
+                campaign = self.rng.choice(self.quiet)
+            else:
+                campaign = self.rng.choice(list(self.campaigns))
             token = next(iter(self.campaigns[campaign].values()))
             headers = {"Authorization": f"Bearer {token}"}
             base = self.rng.choice(self.bases)
@@ -153,22 +167,44 @@ class Soak:
                 await http.get(f"{base}/api/campaigns/{campaign}/state", headers=headers)
             ).json()
             version = state["version"]
-            if self.rng.random() < 0.5:
+            anywhere = self.rng.random() < 0.2
+            if not rewinding:
+                points = state["fork_points"]
+                at = self.rng.randint(1, version) if anywhere or not points else None
                 reply = await http.post(
                     f"{base}/api/campaigns/{campaign}/fork",
-                    json={"at": self.rng.randint(1, version), "reseed": self.rng.random() < 0.3},
+                    json={
+                        "at": self.rng.choice(points) if at is None else at,
+                        "reseed": self.rng.random() < 0.3,
+                    },
                     headers=headers,
                 )
                 if reply.status_code == 201:
                     self.campaigns[reply.json()["id"]] = reply.json()["seats"]
+                    if self.rng.random() < 0.5:
+                        self.quiet.append(reply.json()["id"])
                 self.counts[f"forks {reply.status_code}"] += 1
             else:
-                reply = await http.post(
-                    f"{base}/api/campaigns/{campaign}/rewind",
-                    json={"to": self.rng.randint(1, version), "expected_version": version},
-                    headers=headers,
-                )
-                self.counts[f"rewinds {reply.status_code}"] += 1
+                if state["outcome"] != "running" and not anywhere:
+                    continue  # a finished campaign is not rewound (fork it with new luck)
+                for _attempt in range(3):  # as a person would: look again after a stale answer
+                    points = state["rewind_points"]
+                    to = self.rng.randint(1, version) if anywhere or not points else None
+                    reply = await http.post(
+                        f"{base}/api/campaigns/{campaign}/rewind",
+                        json={
+                            "to": self.rng.choice(points) if to is None else to,
+                            "expected_version": version,
+                        },
+                        headers=headers,
+                    )
+                    self.counts[f"rewinds {reply.status_code}"] += 1
+                    if reply.status_code != 409:
+                        break
+                    state = (
+                        await http.get(f"{base}/api/campaigns/{campaign}/state", headers=headers)
+                    ).json()
+                    version = state["version"]
 
     async def reconnector(self) -> None:
         """A socket that leaves and comes back with the last version it saw."""

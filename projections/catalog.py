@@ -1,4 +1,5 @@
-"""The catalog: one entry per campaign (game, status, version, lineage, times, chapter)."""
+"""The catalog: one entry per campaign (game, status, version, lineage, times, chapter and day,
+and in games played in chapters the attempts at each chapter won and lost)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.game import Game, Outcome
+from domain.core.game import ChapterAttempts, Game, Outcome
 
 
 class CatalogEntry(msgspec.Struct, frozen=True):
@@ -19,6 +20,13 @@ class CatalogEntry(msgspec.Struct, frozen=True):
     parent: str | None = None
     fork_version: int = 0
     chapter: str | None = None
+    day: int | None = None
+    """The day the campaign has reached, in games that count days."""
+    attempts_won: int = 0
+    """Chapter attempts won, in games played in chapters."""
+    attempts_lost: int = 0
+    attempts: tuple[ChapterAttempts, ...] = ()
+    """The same per chapter."""
 
 
 def catalog_entry(
@@ -33,6 +41,7 @@ def catalog_entry(
     fork_version: int = 0,
 ) -> CatalogEntry:
     """The entry of a campaign whose head (``version``) has state ``state``."""
+    progress = game.progress(state)
     return CatalogEntry(
         id=campaign_id,
         game=game.info.name,
@@ -42,5 +51,9 @@ def catalog_entry(
         updated_ms=updated_ms,
         parent=parent,
         fork_version=fork_version,
-        chapter=game.progress(state).chapter,
+        chapter=progress.chapter,
+        day=progress.day,
+        attempts_won=sum(a.won for a in progress.attempts),
+        attempts_lost=sum(a.lost for a in progress.attempts),
+        attempts=progress.attempts,
     )

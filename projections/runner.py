@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from domain.core.errors import UnsupportedRuleset
 from domain.core.game import Game
 from projections.catalog import CatalogEntry, catalog_entry
 from projections.stats import GameStats, statistics
@@ -51,10 +52,22 @@ class CampaignSource(Protocol):
 
 
 class CatalogRunner:
-    def __init__(self, source: CampaignSource, *, page: int = 200) -> None:
+    def __init__(
+        self,
+        source: CampaignSource,
+        *,
+        page: int = 200,
+        counted: Callable[[Any], bool] = lambda info: True,
+    ) -> None:
+        """``counted(info)`` says whether a campaign listed by ``source`` counts in the
+        statistics (a server leaves out the private ones: the statistics must not reveal them)."""
         self._source = source
         self._page = page
+        self._counted = counted
         self._entries: dict[str, CatalogEntry] = {}
+        self._unsupported: set[str] = set()
+        self._listed: set[str] = set()
+        """The campaigns the statistics count: listed by the source and ``counted``."""
 
     def checkpoint(self, campaign_id: str) -> int:
         entry = self._entries.get(campaign_id)
@@ -71,11 +84,20 @@ class CatalogRunner:
 
     async def _fresh(self, info: CampaignMeta) -> CatalogEntry | None:
         entry = self._entries.get(info.id)
-        if entry is not None and entry.version >= info.head:
+        # Any other version is rebuilt, a lower one included: a store that lost its last writes
+        # moved the campaign back, and the entry follows it.
+        if entry is not None and entry.version == info.head:
             return entry
-        if info.head == 0:  # being created right now
+        if info.head == 0 or info.id in self._unsupported:  # being created, or unreadable here
             return None
-        game, version, state = await self._source.head(info.id)
+        try:
+            game, version, state = await self._source.head(info.id)
+        except UnsupportedRuleset as error:
+            # A campaign of rules this server does not implement stays out of the catalog,
+            # rather than failing every pass.
+            log.warning("Campaign %s is left out of the catalog: %s", info.id, error)
+            self._unsupported.add(info.id)
+            return None
         entry = catalog_entry(
             game,
             state,
@@ -96,6 +118,8 @@ class CatalogRunner:
         while True:
             infos = await self._source.campaigns(offset=offset, limit=self._page)
             for info in infos:
+                if self._counted(info):
+                    self._listed.add(info.id)
                 before = self.checkpoint(info.id)
                 entry = await self._fresh(info)
                 if entry is not None and entry.version != before:
@@ -116,4 +140,5 @@ class CatalogRunner:
             await asyncio.sleep(interval)
 
     def statistics(self) -> list[GameStats]:
-        return statistics(self._entries.values())
+        listed = self._listed
+        return statistics(entry for key, entry in self._entries.items() if key in listed)

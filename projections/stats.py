@@ -1,7 +1,8 @@
 """Statistics per game (and per chapter for games that have chapters), from catalog entries.
 
 A game's length is the number of versions its campaign took to finish; running campaigns are
-counted but do not enter wins, losses or the average length.
+counted but do not enter wins, losses or the average length. In games played in chapters, every
+campaign's finished attempts at each chapter, won and lost, count too, under that chapter.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ class Tally(msgspec.Struct, frozen=True):
     wins: int = 0
     losses: int = 0
     average_length: float = 0.0
+    attempts_won: int = 0
+    """Chapter attempts won (games played in chapters)."""
+    attempts_lost: int = 0
 
 
 class GameStats(msgspec.Struct, frozen=True):
@@ -28,10 +32,11 @@ class GameStats(msgspec.Struct, frozen=True):
 
 
 class _Counter:
-    __slots__ = ("games", "length", "losses", "running", "wins")
+    __slots__ = ("attempts_lost", "attempts_won", "games", "length", "losses", "running", "wins")
 
     def __init__(self) -> None:
         self.games = self.running = self.wins = self.losses = self.length = 0
+        self.attempts_won = self.attempts_lost = 0
 
     def add(self, entry: CatalogEntry) -> None:
         self.games += 1
@@ -47,7 +52,15 @@ class _Counter:
     def tally(self) -> Tally:
         finished = self.wins + self.losses
         average = self.length / finished if finished else 0.0
-        return Tally(self.games, self.running, self.wins, self.losses, round(average, 2))
+        return Tally(
+            self.games,
+            self.running,
+            self.wins,
+            self.losses,
+            round(average, 2),
+            self.attempts_won,
+            self.attempts_lost,
+        )
 
 
 def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
@@ -55,10 +68,17 @@ def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
     totals: dict[str, _Counter] = {}
     chapters: dict[str, dict[str, _Counter]] = {}
     for entry in entries:
-        totals.setdefault(entry.game, _Counter()).add(entry)
+        total = totals.setdefault(entry.game, _Counter())
+        total.add(entry)
+        total.attempts_won += entry.attempts_won
+        total.attempts_lost += entry.attempts_lost
+        per_game = chapters.setdefault(entry.game, {})
         if entry.chapter is not None:
-            per_game = chapters.setdefault(entry.game, {})
             per_game.setdefault(entry.chapter, _Counter()).add(entry)
+        for attempts in entry.attempts:
+            counter = per_game.setdefault(attempts.chapter, _Counter())
+            counter.attempts_won += attempts.won
+            counter.attempts_lost += attempts.lost
     return [
         GameStats(
             game,

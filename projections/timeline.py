@@ -34,16 +34,22 @@ def campaign_line(game: Game, event: Any) -> str | None:
     return None
 
 
+def line(game: Game, recorded: RecordedEvent, state: Any) -> Line | None:
+    """The line for one event, given the state it left (None: nothing to say)."""
+    event = recorded.event
+    if isinstance(event, CampaignCreated | Reseeded | Rewound):
+        text = campaign_line(game, event)
+    else:
+        text = game.describe(event, state)
+    return None if text is None else Line(recorded.version, text, recorded.at_ms)
+
+
 def timeline(game: Game, events: Sequence[RecordedEvent]) -> list[Line]:
     """The lines of a whole stream (``events`` from version 1, rewinds included)."""
     pairs = [(recorded.version, recorded.event) for recorded in events]
     lines: list[Line] = []
     for recorded, (_, state) in zip(events, states(game, pairs), strict=True):
-        event = recorded.event
-        if isinstance(event, CampaignCreated | Reseeded | Rewound):
-            text = campaign_line(game, event)
-        else:
-            text = game.describe(event, state)
-        if text is not None:
-            lines.append(Line(recorded.version, text, recorded.at_ms))
+        found = line(game, recorded, state)
+        if found is not None:
+            lines.append(found)
     return lines

@@ -5,19 +5,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.routing import Route, WebSocketRoute
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
 from server import openapi
+from server.auth import is_private
 from server.fanout import Hub
 from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.store.feed import LocalFeed
+from server.store.redis import RedisStore
+from server.throttle import Throttle
+from server.timelines import Timelines
+from server.web import WEB_ROOT, WebClient
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -50,6 +59,7 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
         Route("/api/stats", reads.stats, methods=["GET"]),
         Route("/api/games", games.list_games, methods=["GET"]),
+        Route("/api/games/{name}/content", games.game_content, methods=["GET"]),
         Route("/healthz", ops.healthz, methods=["GET"]),
         Route("/readyz", ops.readyz, methods=["GET"]),
         Route("/metrics", ops.metrics, methods=["GET"]),
@@ -63,28 +73,54 @@ def create_app(
     service: CampaignService,
     *,
     catalog_interval: float = 10.0,
+    audit_interval: float = 5.0,
+    throttle: Throttle | None = None,
     close_store: bool = False,
+    web_root: Path | None = WEB_ROOT,
 ) -> Starlette:
-    """The app for a ready service; ``close_store`` closes the store when the app stops."""
+    """The app for a ready service; ``close_store`` closes the store when the app stops.
+    ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client).
+    ``audit_interval``: how often watched heads are checked against a store that other
+    processes share (a store only this process writes needs no check). ``throttle``: the
+    clients' limits (by default the default limits, counted in this process's memory)."""
     metrics = Metrics()
-    metrics.campaigns_cached = lambda: float(len(service.heads))
-    hub = Hub(service.heads, service.store.changes())
-    ctx = Context(service, hub, metrics, CatalogRunner(CatalogSource(service)))
+    metrics.sample(metrics.campaigns_cached, lambda: len(service.heads))
+    store = service.store
+    if isinstance(store, RedisStore):
+        metrics.sample(metrics.redis_in_flight, lambda: store.commands_in_flight)
+    feed = store.changes()
+    hub = Hub(service.heads, feed, pushed=metrics.updates_pushed.inc)
+    audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
+    runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
+    limits = throttle or Throttle.in_memory()
+    ctx = Context(service, hub, metrics, runner, limits, Timelines(service.heads))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.start()
-        runner = asyncio.create_task(ctx.catalog.run(interval=catalog_interval))
+        hub.start(audit_every=audit_every)
+        tasks = [asyncio.create_task(ctx.catalog.run(interval=catalog_interval))]
+        if metrics.directory is not None:
+            tasks.append(asyncio.create_task(metrics.keep_sampled()))
         try:
             yield
         finally:
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await hub.close()
+            await limits.close()
+            metrics.close()
             if close_store:
                 await service.store.close()
 
-    app = Starlette(routes=routes(), lifespan=lifespan)
+    table = routes()
+    served: list[BaseRoute] = list(table)
+    if web_root is not None and web_root.is_dir():
+        served.append(Mount("/", app=WebClient(web_root), name="web"))
+    # Level 6: nearly the size of 9 for a fraction of the CPU. The middleware leaves WebSocket
+    # scopes alone, so frames are never touched; small answers (actions) stay uncompressed.
+    gzip = Middleware(GZipMiddleware, minimum_size=512, compresslevel=6)
+    app = Starlette(routes=served, lifespan=lifespan, middleware=[gzip])
     app.state.ctx = ctx
-    app.state.openapi = openapi.build(openapi.OPERATIONS)
+    app.state.openapi = openapi.build(table)
     return app

@@ -10,21 +10,11 @@ import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from hashlib import sha256
-from typing import Protocol
 
 from server.errors import ApiError
 
 PRIVATE = "private"
 TOKEN_PREFIX = "token:"
-
-
-class HasAttrs(Protocol):
-    @property
-    def attrs(self) -> dict[str, str]: ...
-
-
-class AttrSource(Protocol):
-    async def facts(self, campaign_id: str) -> HasAttrs: ...
 
 
 def new_tokens(seats: Sequence[str]) -> dict[str, str]:
@@ -65,9 +55,3 @@ def bearer(header: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("unauthorized", "The Authorization header must be 'Bearer <seat token>'.")
     return token.strip()
-
-
-async def viewer(source: AttrSource, campaign_id: str, token: str | None) -> str | None:
-    """Resolve ``token`` for ``campaign_id`` (raises UnknownCampaign or ApiError)."""
-    facts = await source.facts(campaign_id)
-    return seat_for(facts.attrs, token)

@@ -23,6 +23,10 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, array_like=True):
     seat: str | None = None
     command: str | None = None
     at_ms: int = 0
+    settled: bool = True
+    """False for every event of an append but the last: the state it leaves is one the game
+    passes through while resolving an action, never one a seat decides from. Events stored
+    before this field existed read as settled."""
 
 
 class Recorded(msgspec.Struct, Generic[E], frozen=True):
@@ -34,6 +38,8 @@ class Recorded(msgspec.Struct, Generic[E], frozen=True):
     seat: str | None = None
     command: str | None = None
     at_ms: int = 0
+    settled: bool = True
+    """See :attr:`Envelope.settled`."""
 
 
 class Codec:
@@ -44,6 +50,7 @@ class Codec:
         self.event_type: Any = CoreEvent | game.event_type
         self._encoder = msgspec.msgpack.Encoder()
         self._envelope = msgspec.msgpack.Decoder(Envelope[self.event_type])  # type: ignore[name-defined]
+        self._raw = msgspec.msgpack.Decoder(Envelope[msgspec.Raw])
         self._state = msgspec.msgpack.Decoder(game.state_type)
 
     def encode(self, envelope: Envelope[Any]) -> bytes:
@@ -54,7 +61,11 @@ class Codec:
 
     def decode_recorded(self, version: int, data: bytes) -> Recorded[Any]:
         env = self._envelope.decode(data)
-        return Recorded(version, env.event, env.hash, env.seat, env.command, env.at_ms)
+        return Recorded(version, env.event, env.hash, env.seat, env.command, env.at_ms, env.settled)
+
+    def hash_of(self, data: bytes) -> str:
+        """The stored state hash of a payload, without decoding its event."""
+        return self._raw.decode(data).hash
 
     def encode_state(self, state: Any) -> bytes:
         return self._encoder.encode(state)

@@ -19,6 +19,15 @@ class ApiError(Exception):
         self.status_code = status_code or STATUS.get(code, status.HTTP_400_BAD_REQUEST)
 
 
+class RateLimited(ApiError):
+    """A client went past one of its limits (``server.throttle``); ``retry_after`` seconds
+    until it may try again."""
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+
 STATUS: dict[str, int] = {
     "bad_request": status.HTTP_400_BAD_REQUEST,
     "unauthorized": status.HTTP_401_UNAUTHORIZED,
@@ -26,9 +35,11 @@ STATUS: dict[str, int] = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "stale_version": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,
+    "unsupported_ruleset": status.HTTP_409_CONFLICT,
     "illegal_action": status.HTTP_422_UNPROCESSABLE_CONTENT,
     "not_your_turn": status.HTTP_422_UNPROCESSABLE_CONTENT,
     "too_large": status.HTTP_413_CONTENT_TOO_LARGE,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
     "internal": status.HTTP_500_INTERNAL_SERVER_ERROR,
 }

@@ -10,21 +10,26 @@ Each watcher gets one frame per change: an ``update`` with the new events as its
 them, a JSON Patch from its previous view to the new one and its legal actions; the socket whose
 action caused the change gets that same content as its ``accepted`` answer instead. Frames are
 built once per seat and format, however many sockets share them.
+
+Sockets that ask for it in their ``hello`` are also told who is connected (``presence``) each
+time a socket joins or leaves. The hub knows the sockets of its own process only, so with several
+server processes each socket learns of the others on the same process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from projections.log import SeenEvent, seen
 from projections.patch import diff
+from server import logs
 from server.codec import Recorded
 from server.head import Head
 from server.heads import HeadRepository
-from server.messages import Accepted, Sync, Update
+from server.messages import Accepted, Presence, Present, Sync, Update
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 from server.ws.frames import Frames
@@ -36,13 +41,25 @@ log = logging.getLogger("tabletale.fanout")
 class Watcher:
     """One socket's place in a campaign's fan-out."""
 
-    __slots__ = ("campaign_id", "frames", "outbox", "seat")
+    __slots__ = ("campaign_id", "frames", "name", "outbox", "presence", "seat")
 
-    def __init__(self, campaign_id: str, seat: str | None, frames: Frames, outbox: Outbox) -> None:
+    def __init__(
+        self,
+        campaign_id: str,
+        seat: str | None,
+        frames: Frames,
+        outbox: Outbox,
+        *,
+        name: str | None = None,
+        presence: bool = False,
+    ) -> None:
         self.campaign_id = campaign_id
         self.seat = seat
         self.frames = frames
         self.outbox = outbox
+        self.name = name
+        self.presence = presence
+        """Whether this socket is told who is connected."""
 
 
 class Origin:
@@ -65,9 +82,17 @@ def sync_message(head: Head, seat: str | None, reason: str | None = None) -> Syn
 
 
 class Hub:
-    def __init__(self, heads: HeadRepository, feed: ChangeFeed) -> None:
+    def __init__(
+        self,
+        heads: HeadRepository,
+        feed: ChangeFeed,
+        *,
+        pushed: Callable[[int], None] = lambda frames: None,
+    ) -> None:
+        """``pushed(n)`` counts the frames each change queues (one per watching socket)."""
         self._heads = heads
         self._feed = feed
+        self._pushed = pushed
         self._watchers: dict[str, list[Watcher]] = {}
         # A campaign is in use from the moment a socket starts joining it: the feed keeps it
         # until the last socket has left and no join is under way.
@@ -78,9 +103,25 @@ class Hub:
         self._follower: asyncio.Task[None] | None = None
         heads.listen(self)
 
-    def start(self) -> None:
-        """Begin following the store's change feed (once the event loop runs)."""
+    def start(self, *, audit_every: float = 0.0) -> None:
+        """Begin following the store's change feed (once the event loop runs); with
+        ``audit_every`` seconds, also check every watched head against the store that often."""
         self._follower = asyncio.create_task(self._feed.follow(self._deliver, self._resumed))
+        if audit_every > 0:
+            auditing = asyncio.create_task(self._audit(audit_every))
+            self._background.add(auditing)
+            auditing.add_done_callback(self._background.discard)
+
+    async def _audit(self, every: float) -> None:
+        """A store whose history moved back under a quiet campaign (a Redis restored from an
+        older append-only file while nobody acted) tells no process; this check finds it, and
+        the repository resynchronises the campaign's sockets."""
+        while True:
+            await asyncio.sleep(every)  # the audit's period
+            try:
+                await self._heads.catch_up_pinned()
+            except Exception as error:
+                log.warning("Checking the watched campaigns against the store failed: %s", error)
 
     async def close(self) -> None:
         tasks = list(self._background)
@@ -94,7 +135,14 @@ class Hub:
     # -- joining and leaving --------------------------------------------------------------
 
     async def join(
-        self, campaign_id: str, seat: str | None, frames: Frames, outbox: Outbox
+        self,
+        campaign_id: str,
+        seat: str | None,
+        frames: Frames,
+        outbox: Outbox,
+        *,
+        name: str | None = None,
+        presence: bool = False,
     ) -> tuple[Watcher, Head]:
         """Start pushing ``campaign_id``'s changes to ``outbox`` (held until the caller releases
         it with its welcome); returns the head the first pushed change will follow."""
@@ -112,7 +160,7 @@ class Hub:
         self._joined(campaign_id)
         head = self._heads.cached(campaign_id)
         assert head is not None  # pinned
-        watcher = Watcher(campaign_id, seat, frames, outbox)
+        watcher = Watcher(campaign_id, seat, frames, outbox, name=name, presence=presence)
         outbox.hold()
         self._watchers.setdefault(campaign_id, []).append(watcher)
         return watcher, head
@@ -148,7 +196,23 @@ class Hub:
         if not watchers:
             del self._watchers[campaign_id]
         self._heads.unpin(campaign_id)
+        self.announce(campaign_id)
         await self._unwatch_if_unused(campaign_id)
+
+    def announce(self, campaign_id: str) -> None:
+        """Tell the sockets that asked who is connected to ``campaign_id`` now."""
+        watchers = self._watchers.get(campaign_id, [])
+        listeners = [watcher for watcher in watchers if watcher.presence]
+        if not listeners:
+            return
+        seated = [Present(w.seat, w.name) for w in watchers if w.seat is not None]
+        message = Presence(seated, sum(1 for w in watchers if w.seat is None))
+        built: dict[Frames, Frame] = {}
+        for watcher in listeners:
+            frame = built.get(watcher.frames)
+            if frame is None:
+                frame = built[watcher.frames] = watcher.frames.encode(message)
+            watcher.outbox.put(frame)
 
     async def _subscribe(self, campaign_id: str, leaving: asyncio.Future[None] | None) -> None:
         # After an unsubscription still under way, or it would undo this subscription.
@@ -187,6 +251,7 @@ class Hub:
         watchers = self._watchers.get(after.facts.id)
         if not watchers:
             return
+        self._pushed(len(watchers))
         built: dict[tuple[str | None, Frames], Frame] = {}
         answering = origin.watcher if isinstance(origin, Origin) else None
         for watcher in watchers:
@@ -214,7 +279,9 @@ class Hub:
 
     def reset(self, head: Head) -> None:
         reason = "The campaign's stored history changed; this is the store's version of it."
-        for watcher in self._watchers.get(head.facts.id, []):
+        watchers = self._watchers.get(head.facts.id, [])
+        self._pushed(len(watchers))
+        for watcher in watchers:
             watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
 
     # -- the change feed ------------------------------------------------------------------
@@ -222,13 +289,14 @@ class Hub:
     def _deliver(self, campaign_id: str, stored: list[StoredEvent]) -> None:
         pending = self._heads.changed(campaign_id, stored)
         if pending is not None:
-            self._spawn(pending)
+            self._spawn(campaign_id, pending)
 
     async def _resumed(self) -> None:
         await self._heads.catch_up_pinned()
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def _spawn(self, campaign_id: str, work: Awaitable[None]) -> None:
         async def run() -> None:
+            logs.campaign_id.set(campaign_id)  # in this task's own context
             try:
                 await work
             except Exception as error:

@@ -91,10 +91,15 @@ class Head:
             ]
         return found
 
-    def view(self, seat: str | None) -> Any:
-        """What ``seat`` (``None``: a spectator) sees of the state, as plain data."""
-        if seat in self._views:
-            return self._views[seat]
+    def view(self, seat: str | None, *, keep: bool = True) -> Any:
+        """What ``seat`` (``None``: a spectator) sees of the state, as plain data.
+
+        ``keep=False`` does not cache a view computed now: a welcome's view is sent once, and an
+        idle campaign's head should not hold it (the next update computes it if it comes)."""
+        found = self._views.get(seat)
+        if found is not None:
+            return found
         view = msgspec.to_builtins(self.game.view(self.state, seat), str_keys=True)
-        self._views[seat] = view
+        if keep:
+            self._views[seat] = view
         return view

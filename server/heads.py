@@ -18,12 +18,22 @@ Rewinds are resolved here and nowhere else: ``state_at(v)`` and every fold go th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, NamedTuple, Protocol
 
-from domain.core.engine import evolve, last_rewind, replay, rewind_targets, states
+from domain.core.engine import (
+    check_ruleset,
+    evolve,
+    last_rewind,
+    replay,
+    rewind_targets,
+    states,
+    waits,
+)
+from domain.core.errors import DomainError
 from domain.core.events import CampaignCreated, Rewound
 from domain.core.game import Step
 from domain.core.hashing import state_hash
@@ -32,7 +42,13 @@ from server.codec import Envelope, Recorded, codec_for
 from server.head import Facts, Head
 from server.keyed_lock import KeyedLock
 from server.results import Acted
-from server.store.base import EventStore, StoredEvent, StoreError, VersionConflict
+from server.store.base import (
+    AppendResult,
+    EventStore,
+    StoredEvent,
+    StoreError,
+    VersionConflict,
+)
 
 log = logging.getLogger("tabletale.heads")
 
@@ -64,6 +80,14 @@ class HeadListener(Protocol):
 Decide = Callable[[Head], Awaitable[list[Step]]]
 
 
+class _Points(NamedTuple):
+    """A campaign's decision points up to ``version``, and the state there to go on from."""
+
+    version: int
+    state: Any
+    points: tuple[int, ...]
+
+
 class HeadRepository:
     def __init__(
         self,
@@ -82,6 +106,8 @@ class HeadRepository:
         self._pins: dict[str, int] = {}
         self._locks = KeyedLock()
         self._listeners: list[HeadListener] = []
+        self._points: OrderedDict[str, _Points] = OrderedDict()
+        self._checking: dict[str, int] = {}  # campaign -> catch-ups that notices asked for
 
     # -- the cache ------------------------------------------------------------------------
 
@@ -136,6 +162,7 @@ class HeadRepository:
             listener.advanced(before, after, recorded, origin)
 
     def _reset(self, head: Head) -> None:
+        self._points.pop(head.facts.id, None)
         self._remember(head)
         for listener in self._listeners:
             listener.reset(head)
@@ -170,6 +197,8 @@ class HeadRepository:
         first = await self.store.read(campaign_id, 0, 1)
         created = codec_for(game).decode(first[0].data).event
         assert isinstance(created, CampaignCreated)
+        # A snapshot may spare the fold its first event: the ruleset is checked here too.
+        check_ruleset(game, created)
         facts = Facts(
             campaign_id,
             game,
@@ -206,24 +235,77 @@ class HeadRepository:
         facts = head.facts if head is not None else await self.facts(campaign_id)
         return (await self._rebuild(facts, version)).state
 
+    async def state_in(self, head: Head, version: int) -> Any:
+        """The state at ``version`` of ``head``'s campaign, for a caller that holds the
+        campaign's lock (it never waits for the lock, as :meth:`state_at` may to load facts)."""
+        if version == head.version:
+            return head.state
+        return (await self._rebuild(head.facts, version)).state
+
     async def events(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
     ) -> list[Recorded[Any]]:
         """Stored events ``after < version <= until``, decoded, oldest first."""
-        facts = await self.facts(campaign_id)
-        stored = await self.store.read(campaign_id, after, until, limit)
+        return await self._read(await self.facts(campaign_id), after, until, limit)
+
+    async def _read(
+        self, facts: Facts, after: int, until: int | None = None, limit: int | None = None
+    ) -> list[Recorded[Any]]:
+        stored = await self.store.read(facts.id, after, until, limit)
         decode = facts.codec.decode_recorded
         return [decode(e.version, e.data) for e in stored]
 
     async def walk(
-        self, campaign_id: str, after: int, until: int
-    ) -> tuple[Any, list[tuple[Recorded[Any], Any]]]:
-        """The state at ``after``, and each event up to ``until`` with the state it leaves."""
+        self, campaign_id: str, after: int, until: int, state: Any, *, page: int = 256
+    ) -> AsyncIterator[list[tuple[Recorded[Any], Any]]]:
+        """Each event ``after < version <= until`` with the state it leaves, a page at a time;
+        ``state`` is the state at ``after``. One page is read and folded at a time, so a long
+        walk holds one page, and the caller's awaits between pages let other work run."""
         facts = await self.facts(campaign_id)
-        start = await self.state_at(campaign_id, after)
-        recorded = await self.events(campaign_id, after, until)
-        folded = await self._each(facts, recorded, start, after)
-        return start, list(zip(recorded, folded, strict=True))
+        while after < until:
+            recorded = await self.events(campaign_id, after, until, page)
+            if not recorded:
+                return
+            folded = await self._each(facts, recorded, state, after)
+            yield list(zip(recorded, folded, strict=True))
+            state, after = folded[-1], recorded[-1].version
+
+    # -- decision points ------------------------------------------------------------------
+
+    async def decision_points(self, head: Head) -> tuple[int, ...]:
+        """The versions up to ``head`` where some seat has a decision to make or the campaign
+        has ended, oldest first: the only ones a campaign may be forked or rewound to.
+
+        A version qualifies when its event closes an append (``settled``) and its state waits
+        (:func:`~domain.core.engine.waits`). Each version names one state forever, so the list
+        only grows: it is kept per campaign with the state it reached and extended from there,
+        and dropped when the store's history turns out not to be the cached one.
+        """
+        campaign_id = head.facts.id
+        known = self._points.get(campaign_id)
+        if known is not None and known.version >= head.version:
+            self._points.move_to_end(campaign_id)
+            return tuple(v for v in known.points if v <= head.version)
+        version, state, points = (0, None, ()) if known is None else known
+        if version < head.version:
+            # Only what ``head`` carries is used, never the lock: a rewind asks from inside it.
+            recorded = await self._read(head.facts, version, head.version)
+            if not recorded or recorded[0].version != version + 1:
+                # The store's history is not what the head was built from: start again later.
+                raise StoreError(f"Campaign {campaign_id} changed while its history was read.")
+            folded = await self._each(head.facts, recorded, state, version)
+            game = head.game
+            found = [
+                item.version
+                for item, after in zip(recorded, folded, strict=True)
+                if item.settled and waits(game, after)
+            ]
+            version, state, points = recorded[-1].version, folded[-1], (*points, *found)
+        self._points[campaign_id] = _Points(version, state, points)
+        self._points.move_to_end(campaign_id)
+        while len(self._points) > self._capacity:
+            self._points.popitem(last=False)
+        return points
 
     # -- folding (the one place rewinds are resolved) -------------------------------------
 
@@ -253,11 +335,27 @@ class HeadRepository:
     # -- catching up ----------------------------------------------------------------------
 
     async def _catch_up(self, head: Head) -> Head:
-        """``head`` with every newer stored event applied. The caller holds the lock."""
-        stored = await self.store.read(head.facts.id, head.version)
-        if not stored:
+        """``head`` with every newer stored event applied, or the store's truth when its history
+        is not the cached one. The caller holds the lock.
+
+        The read starts at the cached version itself, so the one read that catches up also
+        checks the cache: the store must still hold that version, with the same state hash.
+        A Redis that lost its last writes fails the check (the version is gone, or a new event
+        took its place) and the head is rebuilt from the store.
+        """
+        if head.version == 0:
+            stored = await self.store.read(head.facts.id, 0)
+            return await self._apply_stored(head, stored, origin=None) if stored else head
+        stored = await self.store.read(head.facts.id, head.version - 1)
+        if (
+            not stored
+            or stored[0].version != head.version
+            or head.facts.codec.hash_of(stored[0].data) != head.hash
+        ):
+            return await self._reload(head)
+        if len(stored) == 1:
             return head
-        return await self._apply_stored(head, stored, origin=None)
+        return await self._apply_stored(head, stored[1:], origin=None)
 
     async def _apply_stored(
         self, head: Head, stored: Sequence[StoredEvent], *, origin: object
@@ -287,15 +385,25 @@ class HeadRepository:
 
     def changed(self, campaign_id: str, stored: Sequence[StoredEvent]) -> Awaitable[None] | None:
         """Events another process appended (from the change feed). Applied at once when they
-        follow on and nobody holds the campaign; else returns the work to await (a catch-up)."""
+        follow on and nobody holds the campaign; else returns the work to await (a catch-up,
+        which also checks the cache against the store)."""
         head = self.cached(campaign_id)
-        if head is None or not stored or stored[-1].version < head.version:
+        if head is None or not stored:
             return None
+        if stored[-1].version < head.version:
+            # Events at versions this cache passed already: a late notice of events it read
+            # meanwhile, or a store whose history moved back and goes on from there.
+            return self._check_later(campaign_id)
         if stored[-1].version == head.version:
-            last = head.facts.codec.decode_recorded(stored[-1].version, stored[-1].data)
-            return None if last.hash == head.hash else self._locked_catch_up(campaign_id)
-        if stored[0].version == head.version + 1 and not self._locks.busy(campaign_id):
-            # Nobody holds the campaign and nothing here awaits: applying now cannot interleave.
+            same = head.facts.codec.hash_of(stored[-1].data) == head.hash
+            return None if same else self._check_later(campaign_id)
+        if (
+            stored[0].version == head.version + 1
+            and not self._locks.busy(campaign_id)
+            and campaign_id not in self._checking
+        ):
+            # Nobody holds the campaign, no check of it is pending and nothing here awaits:
+            # applying now cannot interleave.
             decode = head.facts.codec.decode_recorded
             recorded = [decode(e.version, e.data) for e in stored]
             if not any(type(r.event) is Rewound for r in recorded):
@@ -305,40 +413,66 @@ class HeadRepository:
                 after = head.advanced(recorded[-1].version, state, recorded[-1].hash)
                 self._install(head, after, recorded, None)
                 return None
-        return self._locked_catch_up(campaign_id)
+        return self._check_later(campaign_id)
+
+    def _check_later(self, campaign_id: str) -> Awaitable[None]:
+        """A catch-up to run; until it has, later notices of the campaign wait their turn
+        behind it instead of being applied to a head it may replace."""
+        self._checking[campaign_id] = self._checking.get(campaign_id, 0) + 1
+        return self._checked(campaign_id)
+
+    async def _checked(self, campaign_id: str) -> None:
+        try:
+            await self._locked_catch_up(campaign_id)
+        finally:
+            left = self._checking.pop(campaign_id, 1) - 1
+            if left > 0:
+                self._checking[campaign_id] = left
 
     async def _locked_catch_up(self, campaign_id: str) -> None:
         async with self._locks.hold(campaign_id):
             head = self.cached(campaign_id)
             if head is not None:
-                await self._catch_up_checked(head)
+                await self._catch_up(head)
 
-    async def _catch_up_checked(self, head: Head) -> Head:
-        """A catch-up that also notices a store whose history moved back under the cache."""
-        info = await self.store.info(head.facts.id)
-        if info.head < head.version:
-            return await self._reload(head)
-        if info.head == head.version:
-            return head
-        return await self._catch_up(head)
-
-    async def catch_up_pinned(self) -> None:
-        """After the change feed was interrupted: bring every watched head up to the store."""
-        for campaign_id in self.pinned():
-            try:
-                await self._locked_catch_up(campaign_id)
-            except StoreError as error:
-                log.warning("Campaign %s could not catch up: %s", campaign_id, error)
+    async def catch_up_pinned(self, *, batch: int = 64) -> None:
+        """Bring every watched head up to the store, checking each against it: after the
+        change feed was interrupted (notices may be lost), and now and then besides (a store
+        whose history moved back under a quiet campaign says so to nobody)."""
+        pinned = self.pinned()
+        for start in range(0, len(pinned), batch):
+            chunk = pinned[start : start + batch]
+            results = await asyncio.gather(
+                *(self._locked_catch_up(campaign_id) for campaign_id in chunk),
+                return_exceptions=True,
+            )
+            for campaign_id, result in zip(chunk, results, strict=True):
+                if isinstance(result, StoreError):
+                    log.warning("Campaign %s could not catch up: %s", campaign_id, result)
+                elif isinstance(result, BaseException):
+                    raise result
 
     # -- writing --------------------------------------------------------------------------
 
     async def create(
-        self, facts: Facts, steps: Sequence[Step], *, start: tuple[int, Any, str] = (0, None, "")
+        self,
+        facts: Facts,
+        steps: Sequence[Step],
+        register: Callable[[list[bytes]], Awaitable[object]],
+        *,
+        start: tuple[int, Any, str] = (0, None, ""),
     ) -> Acted:
-        """Store the first own events of a campaign whose metadata the store already holds;
-        ``start`` is the (version, state, hash) they follow (a fork's point)."""
+        """Store a new campaign with its first own events: ``register(payloads)`` creates it in
+        the store with them, atomically. ``start`` is the (version, state, hash) they follow
+        (a fork's point)."""
         async with self._locks.hold(facts.id):
-            return await self._append(Head(facts, *start), steps, None, None, None, new=True)
+            head = Head(facts, *start)
+            payloads, recorded = self._encode(head, steps, None, None)
+            await register(payloads)
+            after = head.advanced(recorded[-1].version, steps[-1][1], recorded[-1].hash)
+            self._install(head, after, recorded, None)
+            await self._snapshot_past(head, after)
+            return Acted(recorded[0].version, after.version, events=recorded)
 
     async def commit(
         self,
@@ -359,14 +493,42 @@ class HeadRepository:
             head = self.cached(campaign_id) or await self._load(campaign_id)
             if expected_version > head.version:
                 head = await self._catch_up(head)
-            if expected_version != head.version:
-                if command_id is not None:
-                    prior = await self.store.command_result(campaign_id, command_id)
-                    if prior is not None:
-                        return await self._duplicate(head, prior.first, prior.last)
-                raise VersionConflict(campaign_id, expected_version, head.version)
-            steps = await decide(head)
+            try:
+                if expected_version != head.version:
+                    raise VersionConflict(campaign_id, expected_version, head.version)
+                steps = await decide(head)
+            except (DomainError, VersionConflict):
+                # A known command id is a duplicate whatever version it names or whatever the
+                # rules now say of it. Looked up only here, on the way to a refusal: a command
+                # that is decided goes to the append script, which checks the id first anyway.
+                prior = await self._prior(campaign_id, command_id)
+                if prior is None:
+                    raise
+                return await self._duplicate(head, prior.first, prior.last)
             return await self._append(head, steps, seat, command_id, origin)
+
+    async def _prior(self, campaign_id: str, command_id: str | None) -> AppendResult | None:
+        if command_id is None:
+            return None
+        return await self.store.command_result(campaign_id, command_id)
+
+    def _encode(
+        self, head: Head, steps: Sequence[Step], seat: str | None, command_id: str | None
+    ) -> tuple[list[bytes], list[Recorded[Any]]]:
+        """The payloads of ``steps`` (which follow ``head``) and the events as recorded."""
+        now = self._clock()
+        encode = head.facts.codec.encode
+        payloads: list[bytes] = []
+        recorded: list[Recorded[Any]] = []
+        version = head.version
+        last = len(steps) - 1
+        for index, (event, state) in enumerate(steps):
+            version += 1
+            digest = state_hash(state)
+            settled = index == last
+            payloads.append(encode(Envelope(event, digest, seat, command_id, now, settled)))
+            recorded.append(Recorded(version, event, digest, seat, command_id, now, settled))
+        return payloads, recorded
 
     async def _append(
         self,
@@ -375,40 +537,31 @@ class HeadRepository:
         seat: str | None,
         command_id: str | None,
         origin: object,
-        *,
-        new: bool = False,
     ) -> Acted:
         facts = head.facts
-        now = self._clock()
-        encode = facts.codec.encode
-        payloads: list[bytes] = []
-        recorded: list[Recorded[Any]] = []
-        version = head.version
-        for event, state in steps:
-            version += 1
-            digest = state_hash(state)
-            payloads.append(encode(Envelope(event, digest, seat, command_id, now)))
-            recorded.append(Recorded(version, event, digest, seat, command_id, now))
+        payloads, recorded = self._encode(head, steps, seat, command_id)
         try:
             result = await self.store.append(
-                facts.id, head.version, payloads, command_id=command_id, now_ms=now
+                facts.id, head.version, payloads, command_id=command_id, now_ms=recorded[0].at_ms
             )
         except VersionConflict as conflict:
-            if not new:
-                if conflict.actual < head.version:
-                    await self._reload(head)
-                else:
-                    await self._catch_up(head)
+            if conflict.actual < head.version:
+                await self._reload(head)
+            else:
+                await self._catch_up(head)
             raise
         if result.duplicate:
-            caught = head if new else await self._catch_up(head)
-            return await self._duplicate(caught, result.first, result.last)
+            return await self._duplicate(await self._catch_up(head), result.first, result.last)
         after = head.advanced(result.last, steps[-1][1], recorded[-1].hash)
         self._install(head, after, recorded, origin)
-        if head.version // self._snapshot_every != after.version // self._snapshot_every:
-            snapshot = facts.codec.encode_state(after.state)
-            await self.store.save_snapshot(facts.id, after.version, snapshot)
+        await self._snapshot_past(head, after)
         return Acted(result.first, result.last, events=recorded)
+
+    async def _snapshot_past(self, before: Head, after: Head) -> None:
+        """Save a snapshot when ``after`` passed a multiple of the snapshot interval."""
+        if before.version // self._snapshot_every != after.version // self._snapshot_every:
+            snapshot = after.facts.codec.encode_state(after.state)
+            await self.store.save_snapshot(after.facts.id, after.version, snapshot)
 
     async def _duplicate(self, head: Head, first: int, last: int) -> Acted:
         stored = await self.store.read(head.facts.id, first - 1, last)

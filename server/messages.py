@@ -6,7 +6,7 @@ WebSocket messages are tagged unions on ``type``. Views and events travel as pla
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -19,32 +19,96 @@ from projections.stats import GameStats
 from projections.timeline import Line
 from projections.views import Choice
 
+# -- Bounds every number and string from a client is decoded against -----------------------
+
+MAX_NUMBER = 2**53 - 1
+"""The largest version, offset or count a client may name: every JSON client reads it exactly,
+and adding a page to it cannot overflow a 64-bit integer in a store."""
+
+Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_NUMBER)]
+"""A version, or an offset into a list (0 names "before the first")."""
+Version = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
+"""A version that exists in every campaign's stream (1 is the campaign's creation)."""
+Limit = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
+"""How many at most (clamped to the largest page an endpoint hands out)."""
+SEED_LIMIT = 2**64
+Seed = Annotated[int, msgspec.Meta(ge=0, description="A whole number from 0 to 2**64 - 1.")]
+"""Its upper bound is checked after decoding (msgspec bounds stop at 64-bit signed integers)."""
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+ActionId = Annotated[str, msgspec.Meta(max_length=1024)]
+Token = Annotated[str, msgspec.Meta(max_length=256)]
+Name = Annotated[str, msgspec.Meta(max_length=64)]
+
 # -- HTTP requests ---------------------------------------------------------------------------
 
 
+def _check_seed(value: object) -> None:
+    if type(value) is int and value >= SEED_LIMIT:
+        raise ValueError("A seed is a whole number from 0 to 2**64 - 1.")
+
+
 class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    game: str
-    seed: int | None = None
+    game: Name
+    seed: Seed | None = None
     options: Options | None = None
-    seats: list[str] | None = None
+    seats: Annotated[list[Name], msgspec.Meta(max_length=16)] | None = None
     private: bool = False
+
+    def __post_init__(self) -> None:
+        _check_seed(self.seed)
 
 
 class ActRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    action: str
-    expected_version: int
-    command_id: str | None = None
+    action: ActionId
+    expected_version: Count
+    command_id: CommandId | None = None
 
 
 class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    at: int
-    reseed: bool | int = False
+    at: Count
+    reseed: bool | Seed = False
+    """False: keep the parent's luck; True: fresh luck from a new random seed; a number: that
+    seed (0 to 2**64 - 1)."""
+
+    def __post_init__(self) -> None:
+        _check_seed(self.reseed)
 
 
 class RewindRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    to: int
-    expected_version: int | None = None
-    command_id: str | None = None
+    to: Count
+    expected_version: Count | None = None
+    command_id: CommandId | None = None
+
+
+# -- HTTP query parameters (decoded from their text; unknown ones are ignored) ---------------
+
+
+class CatalogQuery(msgspec.Struct, frozen=True):
+    offset: Count = 0
+    limit: Limit = 50
+
+
+class EventsQuery(msgspec.Struct, frozen=True):
+    after: Count = 0
+    limit: Limit = 1000
+
+
+class StateQuery(msgspec.Struct, frozen=True):
+    at: Version | None = None
+
+
+class TimelineQuery(msgspec.Struct, frozen=True):
+    after: Count = 0
+    limit: Limit | None = None
+    """None: every line after ``after``."""
+
+
+Speed = Annotated[float, msgspec.Meta(ge=0, le=1000)]
+
+
+class ReplayQuery(msgspec.Struct, frozen=True, rename={"start": "from"}):
+    start: Version = 1
+    speed: Speed = 10.0
 
 
 # -- HTTP responses --------------------------------------------------------------------------
@@ -87,6 +151,10 @@ class StateOut(msgspec.Struct, frozen=True):
     seed_hash: str = ""
     seed: int | None = None
     salt: str | None = None
+    fork_points: list[int] = []
+    """The versions the campaign may be forked at: where a seat had a decision to make."""
+    rewind_points: list[int] = []
+    """The versions it may be rewound to (none once it has ended)."""
 
 
 class CampaignOut(msgspec.Struct, frozen=True):
@@ -113,6 +181,8 @@ class EventsOut(msgspec.Struct, frozen=True):
 class TimelineOut(msgspec.Struct, frozen=True):
     head: int
     lines: list[Line]
+    fork_points: list[int] = []
+    rewind_points: list[int] = []
 
 
 class StatsOut(msgspec.Struct, frozen=True):
@@ -123,14 +193,18 @@ class StatsOut(msgspec.Struct, frozen=True):
 
 
 class Hello(msgspec.Struct, frozen=True, tag="hello", forbid_unknown_fields=True):
-    token: str | None = None
-    since: int | None = None
+    token: Token | None = None
+    since: Version | None = None
+    name: str | None = None
+    """The player's name, shown to the campaign's other sockets in ``presence``."""
+    presence: bool = False
+    """Push ``presence`` to this socket whenever somebody joins or leaves."""
 
 
 class Act(msgspec.Struct, frozen=True, tag="act", forbid_unknown_fields=True):
-    action: str
-    command_id: str
-    expected_version: int
+    action: ActionId
+    command_id: CommandId
+    expected_version: Count
 
 
 class SyncRequest(msgspec.Struct, frozen=True, tag="sync", forbid_unknown_fields=True):
@@ -143,8 +217,9 @@ ClientMessage = Hello | Act | SyncRequest
 
 
 class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
-    """The session's start: the full view at ``version``; ``missed`` holds the events after the
-    ``since`` the client resumed from."""
+    """The session's start: the full view at ``version``; ``missed`` holds the first events
+    after the ``since`` the client resumed from (at most a page of them); ``missed_more`` says
+    that ``missed`` messages with the rest follow before anything else."""
 
     campaign: str
     game: str
@@ -155,6 +230,17 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     legal_actions: list[Choice]
     outcome: Outcome
     missed: list[SeenEvent] = []
+    missed_more: bool = False
+    decision_point: bool | None = None
+    """Replays only: whether ``version`` is a decision point (see :class:`Update`)."""
+
+
+class Missed(msgspec.Struct, frozen=True, tag="missed"):
+    """The next page of a long resume's missed events, oldest first; ``more``: another page
+    follows. The last one comes before any update after the welcome."""
+
+    events: list[SeenEvent]
+    more: bool = False
 
 
 class Update(msgspec.Struct, frozen=True, tag="update"):
@@ -167,6 +253,9 @@ class Update(msgspec.Struct, frozen=True, tag="update"):
     patch: list[PatchOp]
     legal_actions: list[Choice]
     outcome: Outcome
+    decision_point: bool | None = None
+    """Replays only: whether a seat had a decision to make at ``version`` (or the campaign had
+    ended there). Such versions, from the campaign's origin on, are its fork and rewind points."""
 
 
 class Accepted(msgspec.Struct, frozen=True, tag="accepted"):
@@ -194,6 +283,21 @@ class Sync(msgspec.Struct, frozen=True, tag="sync"):
     reason: str | None = None
 
 
+class Present(msgspec.Struct, frozen=True):
+    """One socket that holds a seat, and the name its player gave, if any."""
+
+    seat: str
+    name: str | None = None
+
+
+class Presence(msgspec.Struct, frozen=True, tag="presence"):
+    """Who is connected to the campaign: one entry per seated socket, in the order they joined,
+    and how many spectators watch. Sent to the sockets that asked for it in ``hello``."""
+
+    seats: list[Present]
+    spectators: int
+
+
 class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
     command_id: str | None
     code: str
@@ -209,4 +313,6 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
     message: str
 
 
-ServerMessage = Welcome | Update | Accepted | Sync | Rejected | ReplayEnd | ErrorMessage
+ServerMessage = (
+    Welcome | Missed | Update | Accepted | Sync | Presence | Rejected | ReplayEnd | ErrorMessage
+)

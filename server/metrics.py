@@ -1,97 +1,132 @@
-"""A few Prometheus metrics in the text exposition format, without a client library."""
+"""The server's Prometheus metrics, kept by ``prometheus_client``.
+
+One process: each app has a registry of its own. Several worker processes (``serve --workers N``):
+``serve`` points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory before the workers start, so
+``prometheus_client`` keeps every worker's values in files there, and ``/metrics`` answered by any
+worker adds up all of them. Counters and histograms sum over workers, dead ones included; gauges
+sum over the workers still running (``livesum``): a worker that stops removes its own, and a scrape
+removes those of workers that died without stopping.
+
+Gauges that sample a value owned elsewhere (cached heads, Redis commands in flight) are set at
+each scrape, and with several workers also every ``SAMPLE_INTERVAL_S`` by each worker, since a
+scrape reaches only one of them.
+"""
 
 from __future__ import annotations
 
-import math
+import asyncio
+import glob
+import os
 from collections.abc import Callable
 
-_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+    multiprocess,
+)
+
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+SAMPLE_INTERVAL_S = 1.0
+BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+# A ``*_created`` series per counter and histogram says when this process started; it would only
+# differ between one process and several (multiprocess mode never has it).
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 
-class Counter:
-    def __init__(self, name: str, help: str, label: str | None = None) -> None:
-        self.name, self.help, self.label = name, help, label
-        self.values: dict[str, float] = {}
-
-    def inc(self, label_value: str = "", amount: float = 1.0) -> None:
-        self.values[label_value] = self.values.get(label_value, 0.0) + amount
-
-    def render(self) -> list[str]:
-        lines = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} counter"]
-        if self.label is None:
-            lines.append(f"{self.name} {self.values.get('', 0.0):g}")
-        for value, count in sorted(self.values.items()):
-            if self.label is not None:
-                lines.append(f'{self.name}{{{self.label}="{value}"}} {count:g}')
-        return lines
-
-
-class Gauge:
-    def __init__(self, name: str, help: str, read: Callable[[], float]) -> None:
-        self.name, self.help, self.read = name, help, read
-
-    def render(self) -> list[str]:
-        return [
-            f"# HELP {self.name} {self.help}",
-            f"# TYPE {self.name} gauge",
-            f"{self.name} {self.read():g}",
-        ]
-
-
-class Histogram:
-    def __init__(self, name: str, help: str, buckets: tuple[float, ...] = _BUCKETS) -> None:
-        self.name, self.help, self.buckets = name, help, buckets
-        self.counts = [0] * len(buckets)
-        self.total = 0
-        self.sum = 0.0
-
-    def observe(self, value: float) -> None:
-        self.total += 1
-        self.sum += value
-        for index, bound in enumerate(self.buckets):
-            if value <= bound:
-                self.counts[index] += 1
-
-    def render(self) -> list[str]:
-        lines = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} histogram"]
-        for bound, count in zip(self.buckets, self.counts, strict=True):
-            lines.append(f'{self.name}_bucket{{le="{bound:g}"}} {count}')
-        lines.append(f'{self.name}_bucket{{le="+Inf"}} {self.total}')
-        lines.append(f"{self.name}_sum {0.0 if math.isnan(self.sum) else self.sum:g}")
-        lines.append(f"{self.name}_count {self.total}")
-        return lines
+def multiprocess_directory() -> str | None:
+    """Where worker processes keep their metrics, or None in a process of its own."""
+    return os.environ.get(MULTIPROC_DIR) or None
 
 
 class Metrics:
-    """The server's metrics; gauges read live values through callables set by the app."""
-
-    def __init__(self) -> None:
-        self.sockets = 0
-        self.campaigns_cached: Callable[[], float] = lambda: 0.0
-        self.accepted = Counter("tabletale_actions_accepted_total", "Actions accepted.")
+    def __init__(self, *, directory: str | None = None) -> None:
+        """``directory``: the multiprocess directory to aggregate (default: the environment's)."""
+        self.directory = directory or multiprocess_directory()
+        own = CollectorRegistry()
+        self.accepted = Counter("tabletale_actions_accepted", "Actions accepted.", registry=own)
         self.rejected = Counter(
-            "tabletale_actions_rejected_total", "Actions rejected, by error code.", "code"
+            "tabletale_actions_rejected",
+            "Actions rejected, by error code.",
+            ["code"],
+            registry=own,
         )
         self.append_seconds = Histogram(
-            "tabletale_append_seconds", "Time to decide and append one command."
+            "tabletale_append_seconds",
+            "Time to decide and append one command.",
+            buckets=BUCKETS,
+            registry=own,
         )
+        self.updates_pushed = Counter(
+            "tabletale_updates_pushed",
+            "Live frames queued for sockets: one per watching socket per change "
+            "(the acting socket's answer included).",
+            registry=own,
+        )
+        self.sockets = Gauge(
+            "tabletale_sockets_connected",
+            "Open WebSocket sessions.",
+            multiprocess_mode="livesum",
+            registry=own,
+        )
+        self.campaigns_cached = Gauge(
+            "tabletale_campaigns_cached",
+            "Campaign head states cached in the server's processes.",
+            multiprocess_mode="livesum",
+            registry=own,
+        )
+        self.redis_in_flight = Gauge(
+            "tabletale_redis_commands_in_flight",
+            "Commands on the pipelined Redis link waiting for their replies (0 without Redis).",
+            multiprocess_mode="livesum",
+            registry=own,
+        )
+        self._samplers: list[tuple[Gauge, Callable[[], float]]] = []
+        if self.directory is None:
+            self.registry = own
+        else:
+            # Read every worker's files; this process's metrics are among them.
+            self.registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(self.registry, path=self.directory)  # type: ignore[no-untyped-call]
 
-    def render(self) -> str:
-        gauges = [
-            Gauge("tabletale_sockets_connected", "Open WebSocket sessions.", lambda: self.sockets),
-            Gauge(
-                "tabletale_campaigns_cached",
-                "Campaign head states cached in this process.",
-                self.campaigns_cached,
-            ),
-        ]
-        metrics: list[Counter | Gauge | Histogram] = [
-            self.accepted,
-            self.rejected,
-            self.append_seconds,
-            *gauges,
-        ]
-        lines: list[str] = []
-        for metric in metrics:
-            lines.extend(metric.render())
-        return "\n".join(lines) + "\n"
+    def sample(self, gauge: Gauge, read: Callable[[], float]) -> None:
+        """Set ``gauge`` from ``read()`` at every scrape (and every sampling interval)."""
+        self._samplers.append((gauge, read))
+
+    def refresh(self) -> None:
+        for gauge, read in self._samplers:
+            gauge.set(read())
+
+    async def keep_sampled(self, interval: float = SAMPLE_INTERVAL_S) -> None:
+        """Refresh the sampled gauges forever: with several workers, a scrape refreshes one."""
+        while True:
+            self.refresh()
+            await asyncio.sleep(interval)
+
+    def render(self) -> bytes:
+        """The text exposition of every metric (of every worker, with several)."""
+        self.refresh()
+        if self.directory is not None:
+            self._forget_dead_workers(self.directory)
+        return generate_latest(self.registry)
+
+    def close(self) -> None:
+        """This worker is stopping: its gauges leave the sums (its counts stay)."""
+        if self.directory is not None:
+            multiprocess.mark_process_dead(os.getpid(), self.directory)  # type: ignore[no-untyped-call]
+
+    @staticmethod
+    def _forget_dead_workers(directory: str) -> None:
+        # A worker killed outright never ran close(); uvicorn starts another under a new pid.
+        for path in glob.glob(os.path.join(directory, "gauge_live*_*.db")):
+            pid = int(path[: -len(".db")].rsplit("_", 1)[1])
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                multiprocess.mark_process_dead(pid, directory)  # type: ignore[no-untyped-call]
+            except PermissionError:
+                pass  # running, as another user

@@ -1,23 +1,29 @@
 """Running the server: pick the store, build the app, hand it to uvicorn.
 
 With a Redis URL the Redis Streams store is used (under the key prefix ``redis_prefix``); without
-one the embedded SQLite store under the data directory. The first log line says which. With
-``workers`` above 1 (Redis only), uvicorn runs that many processes on one port, each building its
-app from the settings it inherits through the environment.
+one the embedded SQLite store under the data directory. The first log line says which, the second
+the address to open in a browser. With ``workers`` above 1 (Redis only), uvicorn runs that many
+processes on one port, each building its app from the settings it inherits through the
+environment, and keeping its metrics in a temporary directory made for the run
+(:mod:`server.metrics`), removed when the server stops.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import tempfile
 
 import uvicorn
 from starlette.applications import Starlette
 
+from server import logs
 from server.app import create_app
+from server.metrics import MULTIPROC_DIR
 from server.service import CampaignService
 from server.settings import Settings, as_environment, load
 from server.stores import describe_store, open_store
+from server.throttle import Throttle
 from server.ws.frames import MAX_FRAME
 
 log = logging.getLogger("tabletale.serve")
@@ -26,7 +32,26 @@ log = logging.getLogger("tabletale.serve")
 def build_app(settings: Settings) -> Starlette:
     store = open_store(settings)
     service = CampaignService(store, cache_size=settings.head_cache)
-    return create_app(service, catalog_interval=settings.catalog_interval_s, close_store=True)
+    return create_app(
+        service,
+        catalog_interval=settings.catalog_interval_s,
+        audit_interval=settings.head_audit_interval_s,
+        throttle=open_throttle(settings),
+        close_store=True,
+    )
+
+
+def open_throttle(settings: Settings) -> Throttle:
+    """The clients' limits, counted where every process sees them: in Redis when the server
+    uses Redis, else in this process (the embedded store belongs to one process)."""
+    if settings.redis_url:
+        return Throttle.on_redis(
+            settings.redis_url,
+            settings.limits(),
+            prefix=settings.redis_prefix,
+            timeout=settings.redis_socket_timeout_s,
+        )
+    return Throttle.in_memory(settings.limits())
 
 
 def app_from_environment() -> Starlette:
@@ -34,10 +59,23 @@ def app_from_environment() -> Starlette:
     return build_app(load())
 
 
+def browser_url(settings: Settings) -> str:
+    """The address to open the browser client at (a wildcard host is reached on loopback)."""
+    host = settings.host
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "[::1]"
+    elif ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{settings.port}/"
+
+
 def serve(settings: Settings) -> None:
     settings.check()
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_format)
     log.info(describe_store(settings))
+    log.info("Open %s in a browser.", browser_url(settings))
     options = dict(
         host=settings.host,
         port=settings.port,
@@ -47,16 +85,23 @@ def serve(settings: Settings) -> None:
         ws_per_message_deflate=settings.ws_compression,
         ws_ping_interval=settings.ws_ping_interval_s,
         ws_ping_timeout=settings.ws_ping_interval_s,
+        log_config=logs.config(settings.log_format),
         log_level="info",
         proxy_headers=True,
     )
     if settings.workers > 1:
         os.environ.update(as_environment(settings))
-        uvicorn.run(
-            "server.serve:app_from_environment",
-            factory=True,
-            workers=settings.workers,
-            **options,  # type: ignore[arg-type]
-        )
+        # Fresh for every run: files left by an earlier run would count its actions again.
+        with tempfile.TemporaryDirectory(prefix="tabletale-metrics-") as metrics_dir:
+            os.environ[MULTIPROC_DIR] = metrics_dir
+            try:
+                uvicorn.run(
+                    "server.serve:app_from_environment",
+                    factory=True,
+                    workers=settings.workers,
+                    **options,  # type: ignore[arg-type]
+                )
+            finally:
+                del os.environ[MULTIPROC_DIR]
     else:
         uvicorn.run(build_app(settings), **options)  # type: ignore[arg-type]

@@ -24,11 +24,11 @@ from server.codec import Recorded, codec_for
 from server.fresh import Fresh, wall_clock_ms
 from server.head import Facts, Head
 from server.heads import ORIGIN, HeadRepository
+from server.points import SEEDED_AT, Points, check_fork, check_rewind, points_of, seeded_at
 from server.results import Acted, Created, Divergence, VerifyReport
 from server.store.base import CampaignInfo, EventStore
 
 SEED_HASH = "seed_hash"
-SEEDED_AT = "seeded_at"  # the version of the event that set the seed in force (created or reseeded)
 
 
 class UnknownSeat(DomainError):
@@ -76,7 +76,7 @@ class CampaignService:
         created = CampaignCreated(
             game.info.name, game.info.ruleset, seed, salt, seat_tuple, options
         )
-        state = game.initial(created)
+        state = evolve(game, None, created)
         steps: list[Step] = [(created, state)]
         for event in game.setup(state):
             state = evolve(game, state, event)
@@ -89,9 +89,14 @@ class CampaignService:
             ORIGIN: str(len(steps)),
             SEEDED_AT: "1",
         }
-        await self.store.create(campaign_id, game.info.name, now_ms=self._clock(), attrs=all_attrs)
         facts = Facts(campaign_id, game, seat_tuple, origin=len(steps), attrs=all_attrs)
-        acted = await self.heads.create(facts, steps)
+
+        async def register(payloads: list[bytes]) -> object:
+            return await self.store.create(
+                campaign_id, game.info.name, now_ms=self._clock(), attrs=all_attrs, events=payloads
+            )
+
+        acted = await self.heads.create(facts, steps, register)
         return Created(campaign_id, game.info.name, seat_tuple, commitment, acted.last)
 
     # -- reading --------------------------------------------------------------------------
@@ -110,6 +115,10 @@ class CampaignService:
                 f"Campaign {campaign_id} has versions 1 to {head.version}; there is no {version}."
             )
         return version, await self.heads.state_at(campaign_id, version)
+
+    async def points(self, head: Head) -> Points:
+        """Where the campaign at ``head`` may be forked and rewound to (:mod:`server.points`)."""
+        return points_of(head, await self.heads.decision_points(head))
 
     async def facts(self, campaign_id: str) -> Facts:
         return await self.heads.facts(campaign_id)
@@ -141,7 +150,7 @@ class CampaignService:
         """
         if head.outcome == "running":
             return None
-        at = int(head.facts.attrs.get(SEEDED_AT, "1"))
+        at = seeded_at(head)
         return last_seeding(await self.heads.events(campaign_id, at - 1, at))
 
     # -- writing --------------------------------------------------------------------------
@@ -201,12 +210,8 @@ class CampaignService:
             expected_version = (await self.heads.head(campaign_id)).version
 
         async def decide(head: Head) -> list[Step]:
-            if not head.facts.origin <= to < head.version:
-                raise IllegalAction(
-                    f"Campaign {campaign_id} can be rewound to versions {head.facts.origin} to "
-                    f"{head.version - 1}, not to {to}."
-                )
-            return [(Rewound(to), await self.heads.state_at(campaign_id, to))]
+            check_rewind(head, await self.points(head), to)
+            return [(Rewound(to), await self.heads.state_in(head, to))]
 
         return await self.heads.commit(
             campaign_id, expected_version, decide, seat=seat, command_id=command_id
@@ -223,11 +228,7 @@ class CampaignService:
         """A new campaign sharing ``campaign_id``'s history up to ``at`` (copy-on-write)."""
         parent = await self.heads.head(campaign_id)
         facts = parent.facts
-        if not facts.origin <= at <= parent.version:
-            raise IllegalAction(
-                f"Campaign {campaign_id} can be forked at versions {facts.origin} to "
-                f"{parent.version}, not at {at}."
-            )
+        check_fork(parent, await self.points(parent), at)
         child_id = self._fresh.campaign_id()
         inherited = {k: v for k, v in facts.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT)}
         child_attrs = {**inherited, **(attrs or {})}
@@ -237,13 +238,14 @@ class CampaignService:
             )
             return Created(child_id, facts.game.info.name, facts.seats, inherited[SEED_HASH], at)
         seed = self._fresh.seed() if reseed is True else int(reseed)
+        if not 0 <= seed < 1 << SEED_BITS:
+            raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
         salt = self._fresh.salt()
         seed_hash = seed_commitment(seed, salt)
         # The new luck starts at the reseed: no rewind may return to the parent's generator.
         reseeded_at = at + 1
         child_attrs |= {SEED_HASH: seed_hash, ORIGIN: str(reseeded_at), SEEDED_AT: str(reseeded_at)}
         state = await self.heads.state_at(campaign_id, at)
-        await self.store.fork(campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs)
         child = Facts(
             child_id,
             facts.game,
@@ -254,9 +256,18 @@ class CampaignService:
             fork_version=at,
         )
         reseeded = Reseeded(seed, salt)
+
+        async def register(payloads: list[bytes]) -> object:
+            # The child and its Reseeded event are stored in one step: a fork that fails
+            # leaves nothing behind.
+            return await self.store.fork(
+                campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs, events=payloads
+            )
+
         acted = await self.heads.create(
             child,
             [(reseeded, evolve(facts.game, state, reseeded))],
+            register,
             start=(at, state, state_hash(state)),
         )
         return Created(child_id, facts.game.info.name, facts.seats, seed_hash, acted.last)

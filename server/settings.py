@@ -13,6 +13,9 @@ from typing import Any
 
 import msgspec
 
+from server.logs import LogFormat
+from server.throttle import LimitSettings
+
 PREFIX = "TABLETALE_"
 
 
@@ -35,8 +38,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     redis_connect_timeout_s: float = 2.0
     redis_socket_timeout_s: float = 2.0
     """How long one Redis command may take before the store is unavailable."""
+    redis_ping_timeout_s: float = 0.5
+    """How long ``/readyz`` waits for Redis to answer a ping before reporting not ready."""
     head_cache: int = 1024
     """Campaign heads each process keeps in memory besides the ones sockets watch."""
+    head_audit_interval_s: float = 5.0
+    """How often each process checks the campaigns its sockets watch against Redis, so that a
+    Redis that lost its last writes is noticed even on a campaign where nobody acts (one short
+    read per watched campaign; 0 turns it off)."""
     catalog_interval_s: float = 30.0
     """How often the catalog and statistics are brought up to date in the background."""
     ws_ping_interval_s: float = 45.0
@@ -45,6 +54,23 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     thousands of idle sockets."""
     ws_compression: bool = False
     """permessage-deflate on sockets: smaller frames for much more CPU; frames are small."""
+    limit_creations: str = "60/minute"
+    """Campaigns and forks one client may create (a rate such as ``60/minute``; ``off``: no
+    limit). A client is a peer address; these limits are counted in Redis, across processes."""
+    limit_failed_auth_per_client: str = "30/minute"
+    """Tokens that open no seat, per client; past it the client's tokens are refused for the
+    rest of the window."""
+    limit_failed_auth_per_campaign: str = "300/minute"
+    """Tokens that open no seat of one campaign, from any client."""
+    limit_sockets_per_client: int = 256
+    """Sockets one client may hold open at once, over every process (0: no limit)."""
+    limit_messages_per_second: float = 50.0
+    """Messages one socket may send per second on average (0: no limit)..."""
+    limit_message_burst: int = 100
+    """...and at once."""
+    log_format: LogFormat = "plain"
+    """``json``: one JSON object per log line; every line carries its campaign and command ids
+    either way (:mod:`server.logs`)."""
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work together."""
@@ -58,6 +84,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         for name in ("redis_max_connections", "head_cache"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1.")
+        self.limits().check()
+
+    def limits(self) -> LimitSettings:
+        return LimitSettings(
+            creations=self.limit_creations,
+            failed_auth_per_client=self.limit_failed_auth_per_client,
+            failed_auth_per_campaign=self.limit_failed_auth_per_campaign,
+            sockets_per_client=self.limit_sockets_per_client,
+            messages_per_second=self.limit_messages_per_second,
+            message_burst=self.limit_message_burst,
+        )
 
 
 def environment_name(field: str) -> str:

@@ -23,6 +23,7 @@ def open_store(settings: Settings) -> EventStore:
                 pool_timeout_s=settings.redis_pool_timeout_s,
                 connect_timeout_s=settings.redis_connect_timeout_s,
                 socket_timeout_s=settings.redis_socket_timeout_s,
+                ping_timeout_s=settings.redis_ping_timeout_s,
             ),
         )
     from server.store.sqlite import SqliteStore

@@ -157,13 +157,15 @@ class OwnRedis:
             pytest.fail("This test needs redis-server on the PATH.", False)
         self.binary = binary
         self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
+    def start(self, *, appendfsync: str = "always") -> None:
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-        command += ["--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.workdir)]
+        command += ["--appendonly", "yes", "--appendfsync", appendfsync]
+        command += ["--dir", str(self.workdir)]
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -180,6 +182,25 @@ class OwnRedis:
     def resume(self) -> None:
         assert self.process is not None
         self.process.send_signal(signal.SIGCONT)
+
+    def kill(self) -> None:
+        """End the server at once (SIGKILL), as a crash would: no shutdown, no final flush."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+        self.process.kill()
+        self.process.wait(timeout=15)
+        self.process = None
+
+    def copy_aof(self, to: Path) -> None:
+        """Copy the append-only files as they are now (what a host crash would leave on disk,
+        taken at this moment)."""
+        shutil.copytree(self.workdir / "appendonlydir", to)
+
+    def restore_aof(self, copy: Path) -> None:
+        """Put a copy from :meth:`copy_aof` back, for the next :meth:`start` (server stopped)."""
+        assert self.process is None, "stop or kill the server first"
+        shutil.rmtree(self.workdir / "appendonlydir")
+        shutil.copytree(copy, self.workdir / "appendonlydir")
 
     def stop(self) -> None:
         if self.process is not None:

@@ -12,18 +12,35 @@ from typing import Any
 
 import msgspec
 
+from domain.core.errors import UnsupportedRuleset
 from domain.core.events import CampaignCreated, Reseeded, Rewound
 from domain.core.game import Game
 from domain.core.rng import Rng
 
 
+def check_ruleset(game: Game, created: CampaignCreated) -> None:
+    """Refuse a campaign recorded under a ruleset this engine does not implement: its events would
+    mean something else under today's rules and content."""
+    if created.game != game.info.name or created.ruleset != game.info.ruleset:
+        raise UnsupportedRuleset(
+            f"This campaign of {created.game} was recorded under the ruleset {created.ruleset!r}, "
+            f"which this server does not implement "
+            f"(it plays {game.info.name} by {game.info.ruleset!r})."
+        )
+
+
 def evolve(game: Game, state: Any, event: Any) -> Any:
-    """Apply one event that is not a rewind."""
+    """Apply one event that is not a rewind.
+
+    Creation and reseeding are handled here for every game: the engine checks the ruleset and
+    keys the campaign's generator with the event's seed and salt.
+    """
     kind = type(event)
     if kind is CampaignCreated:
-        return game.initial(event)
+        check_ruleset(game, event)
+        return msgspec.structs.replace(game.initial(event), rng=Rng(event.seed, 0, event.salt))
     if kind is Reseeded:
-        return msgspec.structs.replace(state, rng=Rng(event.seed))
+        return msgspec.structs.replace(state, rng=Rng(event.seed, 0, event.salt))
     if kind is Rewound:
         raise ValueError("A rewind is resolved by the replay loop, not by evolve.")
     return game.evolve(state, event)
@@ -72,6 +89,12 @@ def replay(
     for _, result in states(game, events, state, known):  # noqa: B007 - only the last one
         pass
     return result
+
+
+def waits(game: Game, state: Any) -> bool:
+    """Whether some seat has a decision to make in ``state``, or the campaign has ended: the
+    states a campaign may be forked or rewound to (with the version closing an action's events)."""
+    return game.outcome(state) != "running" or bool(game.to_act(state))
 
 
 def rewind_targets(events: Iterable[tuple[int, Any]], before: int) -> list[int]:

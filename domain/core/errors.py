@@ -29,6 +29,13 @@ class UnknownGame(DomainError):
     code = "bad_request"
 
 
+class UnsupportedRuleset(DomainError):
+    """A campaign recorded under a ruleset (rules and content version) this engine does not
+    implement: replaying it would silently change what happened in it."""
+
+    code = "unsupported_ruleset"
+
+
 class InvalidOptions(DomainError):
     """Campaign options or seats that the game does not accept."""
 

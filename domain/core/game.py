@@ -9,7 +9,7 @@ field named ``rng``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -38,13 +38,23 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The game's name in the API and CLI (``gil-ennis``, ``eila``, ``machina``)."""
     title: str
     ruleset: str
-    """Recorded in every campaign created; bump it when rules change what a stream means."""
+    """Recorded in every campaign created and checked when one is replayed: the engine refuses a
+    campaign whose ruleset differs. It names the rules version and the content version
+    (``gil-ennis/2+content.1``); bump it when rules or content change what a stream means."""
     seat_layouts: tuple[tuple[str, ...], ...]
     """The seat tuples a campaign may be created with; the first is the default."""
     hidden_information: bool
     chance: bool
     chapters: bool = False
     """Whether a campaign is a series of chapters (see :class:`Progress`)."""
+
+
+class ChapterAttempts(msgspec.Struct, frozen=True):
+    """How many attempts at one chapter were won and lost."""
+
+    chapter: str
+    won: int = 0
+    lost: int = 0
 
 
 class Progress(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -54,6 +64,8 @@ class Progress(msgspec.Struct, frozen=True, omit_defaults=True):
     day: int | None = None
     chapter_outcome: Outcome | None = None
     """For games played in chapters: how the current attempt at the chapter stands."""
+    attempts: tuple[ChapterAttempts, ...] = ()
+    """For games played in chapters: the finished attempts at each chapter, won and lost."""
 
 
 class Game(Protocol):
@@ -70,7 +82,8 @@ class Game(Protocol):
     """The Struct ``view`` returns."""
 
     def initial(self, created: CampaignCreated) -> Any:
-        """The state right after ``created``: pure, no draws."""
+        """The state right after ``created``: pure, no draws. The engine then keys its ``rng``
+        with the campaign's seed and salt (see :func:`domain.core.engine.evolve`)."""
         ...
 
     def setup(self, state: Any) -> list[Any]:
@@ -110,6 +123,14 @@ class Game(Protocol):
     def describe(self, event: Any, state: Any) -> str | None:
         """One readable timeline line for ``event`` applied to ``state``, or None to skip it."""
         ...
+
+
+@runtime_checkable
+class PublicContent(Protocol):
+    """A game that publishes the content a seat may look up by the ids its view shows (the map,
+    card faces): what lies face up on the table or in the rulebook, never what is met in play."""
+
+    def public_content(self) -> msgspec.Struct: ...
 
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)

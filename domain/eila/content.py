@@ -1,154 +1,86 @@
-"""Content packs: the cards, goals, items, habits and ruleset data of Eila, validated at load.
+"""Content packs: the cards, goals, items, habits, supports, enemies, chapter elements and ruleset
+data of Eila, validated at load.
 
 A pack is a folder with a ``pack.json`` manifest naming its files (chapters in order), so loading
-never depends on directory listing order. :func:`check_pack` reports every problem it finds, each
-naming the file, the card and the field; :func:`load_pack` refuses a pack with any problem.
+never depends on directory listing order. Each file decodes through its Struct in
+:mod:`domain.eila.content_files` (read by :mod:`domain.eila.content_reader`), then
+:mod:`domain.eila.content_checks` and :mod:`domain.eila.content_elements` judge what no type can.
+:func:`check_pack` reports every problem it finds, each naming the file, the card and the field,
+and also what the content makes unreachable (:mod:`domain.eila.content_reach`); :func:`load_pack`
+refuses a pack with any problem of the first kind. Rules code imports the pack's types from here.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import msgspec
-
 from domain.core.errors import ContentError
-
-RESOURCES = ("food", "coin", "stone", "knowledge", "energy", "fear")
-TANGIBLE = ("food", "coin", "stone")
-INTANGIBLE = ("knowledge", "energy", "fear")
-RESOURCE_LABELS = {
-    "food": "Food",
-    "coin": "Coin",
-    "stone": "Magical Stone",
-    "knowledge": "Knowledge",
-    "energy": "Energy",
-    "fear": "Fear",
-}
-EFFECT_KINDS = (
-    "gain",
-    "lose",
-    "blue",
-    "red",
-    "habit",
-    "item",
-    "discard_item",
-    "heart",
-    "broken_heart",
+from domain.eila.content_reach import unreachable
+from domain.eila.content_reader import PackReader
+from domain.eila.content_types import (
+    DESTINATIONS,
+    EFFECT_KINDS,
+    INTANGIBLE,
+    RESOURCE_LABELS,
+    RESOURCES,
+    TANGIBLE,
+    Ability,
+    Card,
+    Chapter,
+    Condition,
+    ContentPack,
+    Conversion,
+    Effect,
+    Enemy,
+    GoalSide,
+    Item,
+    Option,
+    QuizCard,
+    Ruleset,
+    Support,
 )
-DESTINATIONS = ("future", "past", "return")
-COLOURS = ("green", "blue", "red", "habit")
+
+__all__ = [
+    "DEFAULT_PACK",
+    "DESTINATIONS",
+    "EFFECT_KINDS",
+    "INTANGIBLE",
+    "RESOURCES",
+    "RESOURCE_LABELS",
+    "TANGIBLE",
+    "Ability",
+    "Card",
+    "Chapter",
+    "Condition",
+    "ContentPack",
+    "Conversion",
+    "Effect",
+    "Enemy",
+    "GoalSide",
+    "Item",
+    "Option",
+    "QuizCard",
+    "Ruleset",
+    "Support",
+    "check_pack",
+    "load_pack",
+]
 
 DEFAULT_PACK = Path(__file__).parent / "content"
 
 
-class Effect(msgspec.Struct, frozen=True):
-    """One symbol of an option, normalised: ``kind`` is one of :data:`EFFECT_KINDS`.
-
-    ``amount`` is the X of ``+X``/``-X`` (or of hearts), ``card`` the event card a blue, red or
-    habit symbol fetches, ``items`` the item(s) of an acquire/discard symbol and ``count`` how many
-    of ``items`` a discard symbol takes.
-    """
-
-    kind: str
-    resource: str = ""
-    amount: int = 0
-    card: str = ""
-    items: tuple[str, ...] = ()
-    count: int = 0
-
-
-class Option(msgspec.Struct, frozen=True):
-    letter: str
-    label: str
-    requires_items: tuple[str, ...]
-    effects: tuple[Effect, ...]
-    destination: str
-
-
-class Card(msgspec.Struct, frozen=True):
-    number: str
-    colour: str
-    name: str
-    text: str
-    options: tuple[Option, ...]
-    chapter: int | None
-    """The chapter whose box holds the card; None for habit cards."""
-
-
-class Item(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    text: str
-
-
-class GoalSide(msgspec.Struct, frozen=True):
-    submit: tuple[tuple[str, int], ...]
-    """``(resource, amount)`` pairs in :data:`RESOURCES` order."""
-    hearts: int
-
-
-class Chapter(msgspec.Struct, frozen=True):
-    number: int
-    title: str
-    prologue: tuple[tuple[str, int], ...]
-    normal: GoalSide
-    advanced: GoalSide
-    green: tuple[str, ...]
-    blue: tuple[str, ...]
-    red: tuple[str, ...]
-
-
-class Conversion(msgspec.Struct, frozen=True):
-    id: str
-    give: str
-    give_amount: int
-    get: str
-    get_amount: int
-
-
-class Ruleset(msgspec.Struct, frozen=True):
-    tangible_capacity: int
-    intangible_capacity: int
-    fear_max: int
-    time_track: int
-    conversions: tuple[Conversion, ...]
-    submission_limits: tuple[tuple[int, int], ...]
-    default_submission_limit: int
-    habit_deck_from_chapter: int
-    """The first chapter whose set-up puts saved habit cards under the green deck."""
-
-    def submission_limit(self, chapter: int) -> int:
-        for number, limit in self.submission_limits:
-            if number == chapter:
-                return limit
-        return self.default_submission_limit
-
-
-class ContentPack(msgspec.Struct, frozen=True):
-    ruleset: Ruleset
-    chapters: dict[int, Chapter]
-    cards: dict[str, Card]
-    """Every event and habit card by number."""
-    items: dict[str, Item]
-    habits: tuple[str, ...]
-    conversions: dict[str, Conversion]
-
-    @property
-    def chapter_numbers(self) -> tuple[int, ...]:
-        return tuple(sorted(self.chapters))
-
-
-def check_pack(path: Path | str) -> list[ContentError]:
-    """Every problem of the pack at ``path``; an empty list means it loads."""
-    from domain.eila.content_pack import parse_pack
-
-    return parse_pack(Path(path))[1]
+def check_pack(path: Path | str, *, reachability: bool = True) -> list[ContentError]:
+    """Every problem of the pack at ``path``; an empty list means it loads and every item,
+    habit and support card in it can be had (``reachability=False`` skips that last part)."""
+    reader = PackReader(Path(path))
+    pack, errors = reader.read()
+    if pack is not None and reachability:
+        errors += unreachable(pack, reader.roles, reader.files)
+    return errors
 
 
 def load_pack(path: Path | str = DEFAULT_PACK) -> ContentPack:
-    from domain.eila.content_pack import parse_pack
-
-    pack, errors = parse_pack(Path(path))
+    pack, errors = PackReader(Path(path)).read()
     if errors or pack is None:
         first = errors[0]
         more = f" ({len(errors) - 1} more problems follow it)" if len(errors) > 1 else ""

@@ -1,8 +1,10 @@
 """Eila's events. Tags never change once stored; new fields get defaults.
 
-Effect events (``ResourceTaken`` ... ``EffectSkipped``) each finish the effect at the state's
-``step`` and move on to the next; ``RoomMade`` is the one exception, a forced discard in the middle
-of a Fear effect.
+Effect events (``ResourceTaken`` ... ``EffectSkipped`` and most of the chapter elements' events)
+each finish the pending effect, the one at the top frame's step, and move on to the next. Some
+resolve part of an effect only: ``RoomMade`` (a forced discard for incoming Fear), the combat's
+``CombatBegan`` ... ``EnergySpent``, ``Moved`` and ``TileFlipped`` in a move, ``CardBought`` at a
+market; ``AbilityUsed``, ``Converted``, ``Discarded`` and ``QuizAnswered`` are free actions.
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ class FearTaken(msgspec.Struct, frozen=True, tag="eila/fear_taken"):
     amount: int
     """Fear put into storage."""
     hearts: int
-    """HP lost for Fear past the maximum."""
+    """HP lost for Fear past the maximum (never more than the HP left)."""
+    prevented: int = 0
+    """HP losses a combat's shields prevented."""
 
 
 class RoomMade(msgspec.Struct, frozen=True, tag="eila/room_made"):
@@ -79,6 +83,9 @@ class HeartGained(msgspec.Struct, frozen=True, tag="eila/heart_gained"):
 
 class HeartBroken(msgspec.Struct, frozen=True, tag="eila/heart_broken"):
     amount: int
+    """HP lost (never more than the HP left)."""
+    prevented: int = 0
+    """HP losses a combat's shields prevented."""
 
 
 class EffectSkipped(msgspec.Struct, frozen=True, tag="eila/effect_skipped"):
@@ -115,6 +122,8 @@ class FutureShuffled(msgspec.Struct, frozen=True, tag="eila/future_shuffled"):
 
 class ChapterWon(msgspec.Struct, frozen=True, tag="eila/chapter_won"):
     chapter: int
+    ending: str = "A"
+    """Ending A is the goal card's; an event card can win with another (Additional Rule 05)."""
 
 
 class ChapterLost(msgspec.Struct, frozen=True, tag="eila/chapter_lost"):
@@ -129,6 +138,153 @@ class Converted(msgspec.Struct, frozen=True, tag="eila/converted"):
 
 class Discarded(msgspec.Struct, frozen=True, tag="eila/discarded"):
     resource: str
+
+
+class FrameDone(msgspec.Struct, frozen=True, tag="eila/frame_done"):
+    """Effects pushed by another effect, a quiz or a dark area are all done."""
+
+
+class DestinationSet(msgspec.Struct, frozen=True, tag="eila/destination_set"):
+    """The Present card will go here instead of where its option says."""
+
+    destination: str
+
+
+class SupportAcquired(msgspec.Struct, frozen=True, tag="eila/support_acquired"):
+    support: str
+
+
+class DieAcquired(msgspec.Struct, frozen=True, tag="eila/die_acquired"):
+    die: str
+
+
+class ClauseChecked(msgspec.Struct, frozen=True, tag="eila/clause_checked"):
+    """An ``if`` clause (Additional Rule 07): when it holds, its effects run next."""
+
+    holds: bool
+
+
+class CombatBegan(msgspec.Struct, frozen=True, tag="eila/combat_began"):
+    enemy: str
+
+
+class CombatRolled(msgspec.Struct, frozen=True, tag="eila/combat_rolled"):
+    """Eila's die, and the green die when she has it: face indices into the ruleset's faces."""
+
+    red: int
+    green: int | None
+    draws: int
+
+
+class EnergySpent(msgspec.Struct, frozen=True, tag="eila/energy_spent"):
+    """1 Energy spent to boost the combat value."""
+
+
+class CombatResolved(msgspec.Struct, frozen=True, tag="eila/combat_resolved"):
+    """The fight's result; its won or lost option runs next, with ``shields`` against HP loss."""
+
+    won: bool
+    value: int
+    enemy_value: int
+    shields: int
+
+
+class AbilityUsed(msgspec.Struct, frozen=True, tag="eila/ability_used"):
+    """An item used or a support card's spell cast: its cost paid, what it gives taken."""
+
+    card: str
+
+
+class QuizDrawn(msgspec.Struct, frozen=True, tag="eila/quiz_drawn"):
+    quiz: str
+    draws: int
+
+
+class QuizAnswered(msgspec.Struct, frozen=True, tag="eila/quiz_answered"):
+    """The quiz card is turned over; a right answer's reward runs next. Only whether the choice
+    was right is told, never the right one."""
+
+    quiz: str
+    choice: str
+    correct: bool
+
+
+class MineLaidOut(msgspec.Struct, frozen=True, tag="eila/mine_laid_out"):
+    """The mine's tiles, one per slot; the face-down ones are hidden from the player."""
+
+    tiles: tuple[str, ...]
+    draws: int
+
+
+class TileFlipped(msgspec.Struct, frozen=True, tag="eila/tile_flipped"):
+    slot: int
+    tile: str
+
+
+class Moved(msgspec.Struct, frozen=True, tag="eila/moved"):
+    """The token moves one grid; ``paid`` is what a cliff cost (``energy``, ``hp`` or ``""``)."""
+
+    direction: str
+    paid: str = ""
+
+
+class MoveEnded(msgspec.Struct, frozen=True, tag="eila/move_ended"):
+    pass
+
+
+class LocationCovered(msgspec.Struct, frozen=True, tag="eila/location_covered"):
+    location: str
+
+
+class MarketDrawn(msgspec.Struct, frozen=True, tag="eila/market_drawn"):
+    market: str
+    cards: tuple[str, ...]
+    draws: int
+
+
+class CardBought(msgspec.Struct, frozen=True, tag="eila/card_bought"):
+    """A market card paid for and put in the Future."""
+
+    card: str
+
+
+class BuyingEnded(msgspec.Struct, frozen=True, tag="eila/buying_ended"):
+    pass
+
+
+class LocationActionChosen(msgspec.Struct, frozen=True, tag="eila/location_action_chosen"):
+    """An option of the current location card; ``""``: none of them."""
+
+    letter: str
+
+
+class TrailAdvanced(msgspec.Struct, frozen=True, tag="eila/trail_advanced"):
+    """The next location card is revealed on top of the trail."""
+
+    card: str
+
+
+class DawnPeeked(msgspec.Struct, frozen=True, tag="eila/dawn_peeked"):
+    """A pocket watch shows the first card of the new day."""
+
+
+class DawnChosen(msgspec.Struct, frozen=True, tag="eila/dawn_chosen"):
+    last: bool
+    """The card goes to the bottom of the upcoming deck, to be resolved last."""
+
+
+class AbandonAsked(msgspec.Struct, frozen=True, tag="eila/abandon_asked"):
+    pass
+
+
+class AbandonWithdrawn(msgspec.Struct, frozen=True, tag="eila/abandon_withdrawn"):
+    pass
+
+
+class CampaignAbandoned(msgspec.Struct, frozen=True, tag="eila/campaign_abandoned"):
+    """The campaign ends; an attempt still running counts as lost."""
+
+    chapter: int
 
 
 EilaEvent = (
@@ -156,4 +312,31 @@ EilaEvent = (
     | ChapterLost
     | Converted
     | Discarded
+    | FrameDone
+    | DestinationSet
+    | SupportAcquired
+    | DieAcquired
+    | ClauseChecked
+    | CombatBegan
+    | CombatRolled
+    | EnergySpent
+    | CombatResolved
+    | AbilityUsed
+    | QuizDrawn
+    | QuizAnswered
+    | MineLaidOut
+    | TileFlipped
+    | Moved
+    | MoveEnded
+    | LocationCovered
+    | MarketDrawn
+    | CardBought
+    | BuyingEnded
+    | LocationActionChosen
+    | TrailAdvanced
+    | DawnPeeked
+    | DawnChosen
+    | AbandonAsked
+    | AbandonWithdrawn
+    | CampaignAbandoned
 )

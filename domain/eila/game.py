@@ -7,12 +7,22 @@ from typing import Any, Literal
 import msgspec
 
 from domain.core.events import CampaignCreated
-from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, options_of
+from domain.core.game import (
+    ChapterAttempts,
+    GameInfo,
+    LegalAction,
+    Outcome,
+    Progress,
+    Step,
+    options_of,
+)
 from domain.core.rng import Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.eila.actions import EilaAction
+from domain.eila.box import Box, box
 from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
 from domain.eila.describe import describe
-from domain.eila.events import EilaEvent, FutureShuffled
+from domain.eila.events import EilaEvent, FutureShuffled, MineLaidOut
 from domain.eila.rules import decide as rules_decide
 from domain.eila.rules.evolve import evolve as rules_evolve
 from domain.eila.rules.flow import Emitter, begin_chapter
@@ -22,12 +32,26 @@ from domain.eila.view import EilaView, view
 
 
 def chapter_outcome(state: EilaState) -> Literal["running", "won", "lost"]:
-    """The current attempt's result, from the moment the chapter ends until the next begins."""
-    if state.phase == "won":
+    """The current attempt's result, from the moment the chapter ends until the next begins (an
+    attempt abandoned before its end counts as lost)."""
+    if state.result == "won":
         return "won"
-    if state.phase == "lost":
+    if state.result == "lost":
         return "lost"
     return "running"
+
+
+def attempts(state: EilaState) -> tuple[ChapterAttempts, ...]:
+    """Finished attempts per chapter, won and lost, in chapter order."""
+    chapters = sorted({chapter for chapter, _ in state.record})
+    return tuple(
+        ChapterAttempts(
+            str(chapter),
+            won=sum(1 for c, r in state.record if c == chapter and r == "won"),
+            lost=sum(1 for c, r in state.record if c == chapter and r == "lost"),
+        )
+        for chapter in chapters
+    )
 
 
 def options_type_for(pack: ContentPack) -> Any:
@@ -51,7 +75,7 @@ class EilaGame:
         self.info = GameInfo(
             name="eila",
             title="Eila and Something Shiny",
-            ruleset="eila-1",
+            ruleset=ruleset_name("eila", 3, content_version(DEFAULT_PACK)),
             seat_layouts=((rules_decide.SEAT,),),
             hidden_information=True,
             chance=True,
@@ -87,10 +111,15 @@ class EilaGame:
 
     def progress(self, state: EilaState) -> Progress:
         return Progress(
-            chapter=str(state.chapter), day=state.day, chapter_outcome=chapter_outcome(state)
+            chapter=str(state.chapter),
+            day=state.day,
+            chapter_outcome=chapter_outcome(state),
+            attempts=attempts(state),
         )
 
     def outcome(self, state: EilaState) -> Outcome:
+        if state.phase == "abandoned":
+            return "lost"
         if state.phase == "won" and state.chapter + 1 not in self.pack.chapters:
             return "won"
         return "running"
@@ -99,12 +128,19 @@ class EilaGame:
         return view(self.pack, state, self.outcome(state), chapter_outcome(state))
 
     def redact(self, event: EilaEvent, seat: str | None) -> EilaEvent:
+        # Face-down orders stay hidden: the Future shuffled into the upcoming deck, the mine's
+        # face-down tiles (each shows itself when flipped).
         if isinstance(event, FutureShuffled):
             return msgspec.structs.replace(event, order=(), draws=0)
+        if isinstance(event, MineLaidOut):
+            return msgspec.structs.replace(event, tiles=(), draws=0)
         return event
 
     def describe(self, event: EilaEvent, state: EilaState) -> str | None:
         return describe(self.pack, event, state)
+
+    def public_content(self) -> Box:
+        return box(self.pack)
 
 
 GAME = EilaGame(load_pack(DEFAULT_PACK))

@@ -10,6 +10,22 @@ class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fiel
     pass
 
 
+class Assign(_Action, frozen=True, tag="assign"):
+    """Set-up: which of ``character``'s rolled dice go in the HAND and the POCKET; the other
+    three fill the BACKPACK."""
+
+    character: str
+    hand: int
+    pocket: int
+
+
+class AddDrawn(_Action, frozen=True, tag="add-drawn"):
+    """Of the dice ``character`` drew together, add the one showing ``value`` next."""
+
+    character: str
+    value: int
+
+
 class Hike(_Action, frozen=True, tag="hike"):
     pass
 
@@ -108,7 +124,9 @@ class EndClimb(_Action, frozen=True, tag="end-climb"):
 
 
 GilEnnisAction = (
-    Hike
+    Assign
+    | AddDrawn
+    | Hike
     | TakePath
     | Reroll
     | Calm

@@ -8,6 +8,8 @@ from domain.gil_ennis.content import CONTENT, DREAMS
 from domain.gil_ennis.events import (
     Ate,
     CampBroken,
+    DiceAssigned,
+    DiceDrawn,
     DiceRerolled,
     DiceRolled,
     DieDiscarded,
@@ -15,6 +17,7 @@ from domain.gil_ennis.events import (
     DieGiven,
     DiePlaced,
     DiePledged,
+    DrawnDieAdded,
     DreamersChosen,
     DreamFailed,
     DreamFulfilled,
@@ -52,6 +55,14 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
     match event:
         case DiceRolled(character=who, faces=faces):
             return f"{name(who)} packed dice {_join(faces)}"
+        case DiceDrawn(character=who, faces=faces):
+            if state.phase == "setup":
+                return f"{name(who)} rolled {_join(faces)} to pack"
+            return f"{name(who)} drew {_join(faces)} from the pool"
+        case DiceAssigned(character=who, hand=hand, backpack=backpack, pocket=pocket):
+            return f"{name(who)} packed HAND {hand}, BACKPACK {_join(backpack)}, POCKET {pocket}"
+        case DrawnDieAdded(character=who, value=value):
+            return f"{name(who)} put the drawn {value} in the HAND"
         case DreamsShuffled(count=count):
             return f"The dream deck was shuffled ({count} cards)"
         case Hiked(campsite=site):

@@ -14,11 +14,38 @@ class _Event(msgspec.Struct, frozen=True, tag_field="type"):
 
 
 class DiceRolled(_Event, frozen=True, tag="gil-ennis/dice_rolled"):
-    """Set-up: five dice for a character, in order HAND, three BACKPACK, POCKET."""
+    """Set-up under ruleset 1: five dice for a character, in order HAND, three BACKPACK, POCKET.
+    Since ruleset 2 set-up rolls with :class:`DiceDrawn` and the players assign the dice."""
 
     character: str
     faces: tuple[int, ...]
     draws: int
+
+
+class DiceDrawn(_Event, frozen=True, tag="gil-ennis/dice_drawn"):
+    """Dice from the pool, all rolled before any is added: they wait beside ``character`` until
+    the players place them (at set-up, which die goes in which slot; when several are drawn at
+    once, the order they go in through the HAND slot)."""
+
+    character: str
+    faces: tuple[int, ...]
+    draws: int
+
+
+class DiceAssigned(_Event, frozen=True, tag="gil-ennis/dice_assigned"):
+    """Set-up: the players put ``character``'s rolled dice in the inventory slots."""
+
+    character: str
+    hand: int
+    backpack: tuple[int, ...]
+    pocket: int
+
+
+class DrawnDieAdded(_Event, frozen=True, tag="gil-ennis/drawn_die_added"):
+    """One of ``character``'s waiting drawn dice goes in through the HAND slot, pushing down."""
+
+    character: str
+    value: int
 
 
 class DreamsShuffled(_Event, frozen=True, tag="gil-ennis/dreams_shuffled"):
@@ -182,6 +209,9 @@ class JourneyEnded(_Event, frozen=True, tag="gil-ennis/journey_ended"):
 
 GilEnnisEvent = (
     DiceRolled
+    | DiceDrawn
+    | DiceAssigned
+    | DrawnDieAdded
     | DreamsShuffled
     | Hiked
     | SpecialActionTaken

@@ -9,14 +9,18 @@ import msgspec
 from domain.core.events import CampaignCreated
 from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
 from domain.core.rng import Chance, Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.gil_ennis import rules
-from domain.gil_ennis.content import CONTENT
+from domain.gil_ennis.content import CONTENT, CONTENT_DIR, Content
 from domain.gil_ennis.describe import describe
-from domain.gil_ennis.events import DiceRolled, DreamsShuffled, GilEnnisEvent
+from domain.gil_ennis.events import DreamsShuffled, GilEnnisEvent
+from domain.gil_ennis.rules import placing
 from domain.gil_ennis.rules.evolve import evolve
-from domain.gil_ennis.state import CHARACTERS, GilEnnisState
+from domain.gil_ennis.state import GilEnnisState
 from domain.gil_ennis.view import GilEnnisView, view
 
+RULES_VERSION = 2
+"""Bump (with a line in RULES_NOTES.md) when the rules code changes what a stream means."""
 DIFFICULTIES = {"easy": 1, "normal": 3}
 OWN_EVENTS = get_args(GilEnnisEvent)
 
@@ -44,7 +48,7 @@ class GilEnnisGame:
     info = GameInfo(
         name="gil-ennis",
         title="The Epic of Gil & Ennis",
-        ruleset="gil-ennis/1",
+        ruleset=ruleset_name("gil-ennis", RULES_VERSION, content_version(CONTENT_DIR)),
         seat_layouts=(("player",), ("gil", "ennis")),
         hidden_information=True,
         chance=True,
@@ -64,10 +68,7 @@ class GilEnnisGame:
 
     def setup(self, state: GilEnnisState) -> list[GilEnnisEvent]:
         chance = Chance(state.rng)
-        events: list[GilEnnisEvent] = []
-        for who in CHARACTERS:
-            faces = chance.dice(5)
-            events.append(DiceRolled(who, faces, chance.rng.draws))
+        events = placing.setup_events(state, chance)
         order = chance.shuffled([card.id for card in CONTENT.dreams])
         events.append(DreamsShuffled(order, len(order), chance.rng.draws))
         return events
@@ -123,3 +124,8 @@ class GilEnnisGame:
         if not isinstance(event, OWN_EVENTS):
             return None
         return describe(event, state)
+
+    def public_content(self) -> Content:
+        """All of it: the map, the character cards, Mount Humbaba and the six dream cards (the
+        deck's order is what stays hidden, and it is not here)."""
+        return CONTENT

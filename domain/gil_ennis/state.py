@@ -11,18 +11,23 @@ CHARACTERS = ("gil", "ennis")
 TOTAL_DICE = 14
 BACKPACK_SLOTS = 3
 """The backpack holds up to three dice; the hand and the pocket one each."""
+PITCH_STEPS = ("campsite", "abilities", "organize")
+"""PITCH in the rulebook's order: i. special campsite actions, ii. character abilities (and the
+insights shown at the bottom of the character card), iii. organizing supplies."""
 
 
 class Character(msgspec.Struct, frozen=True):
     """One character card: its inventory (0 is an empty slot), its insights and whether it has
     organized its supplies this round. The backpack is kept sorted high to low: its slots are
-    interchangeable, and a canonical order keeps state hashes and action ids stable."""
+    interchangeable, and a canonical order keeps state hashes and action ids stable. ``rolled``
+    holds dice rolled for the character that the players have not placed yet, high to low."""
 
     hand: int = 0
     backpack: tuple[int, ...] = ()
     pocket: int = 0
     insights: tuple[str, ...] = ()
     organized: bool = False
+    rolled: tuple[int, ...] = ()
 
 
 class Pledge(msgspec.Struct, frozen=True):
@@ -52,6 +57,8 @@ class GilEnnisState(msgspec.Struct, frozen=True):
     pledges: tuple[Pledge, ...] = ()
     dreamed: bool = False
     special_used: bool = False
+    cashed: tuple[str, ...] = ()
+    """The characters who cashed their insights at this campsite (each may, once)."""
     used_round: tuple[str, ...] = ()
     used_game: tuple[str, ...] = ()
     ready: tuple[str, ...] = ()
@@ -87,9 +94,10 @@ def dice_count(card: Character) -> int:
 
 def pool(state: GilEnnisState) -> int:
     """Dice in the pool: the 14 minus those on the map, in inventories, in hand or on Humbaba."""
-    on_map = 0 if state.challenge or state.phase == "setup" else len(worry_dice(state.worry_level))
+    on_map = 0 if state.challenge else len(worry_dice(state.worry_level))
     placed = sum(1 for v in state.placed if v)
     held = dice_count(state.gil) + dice_count(state.ennis) + (state.forage > 0)
+    held += len(state.gil.rolled) + len(state.ennis.rolled)
     return TOTAL_DICE - on_map - held - len(state.challenge) - placed
 
 

@@ -32,6 +32,7 @@ class GilEnnisView(msgspec.Struct, frozen=True):
     pledges: tuple[Pledge, ...]
     dreamed: bool
     special_used: bool
+    cashed: tuple[str, ...]
     used_round: tuple[str, ...]
     used_game: tuple[str, ...]
     ready: tuple[str, ...]
@@ -47,7 +48,7 @@ def view(state: GilEnnisState, seat: str | None) -> GilEnnisView:
         where = site.id
     else:
         where = "summit" if state.challenge or state.phase == "final_night" else "home"
-    on_map = () if state.challenge or state.phase == "setup" else worry_dice(state.worry_level)
+    on_map = () if state.challenge else worry_dice(state.worry_level)
     return GilEnnisView(
         seat=seat,
         seats=state.seats,
@@ -69,6 +70,7 @@ def view(state: GilEnnisState, seat: str | None) -> GilEnnisView:
         pledges=state.pledges,
         dreamed=state.dreamed,
         special_used=state.special_used,
+        cashed=state.cashed,
         used_round=state.used_round,
         used_game=state.used_game,
         ready=state.ready,

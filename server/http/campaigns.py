@@ -10,17 +10,29 @@ from domain.games import get_game
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError
 from server.http.context import context
-from server.http.respond import body, campaign_id, endpoint, json, query_int, seat_of
-from server.messages import CampaignOut, CatalogPage, CreateCampaign, CreatedOut
+from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
+from server.messages import (
+    CampaignOut,
+    CatalogPage,
+    CatalogQuery,
+    Count,
+    CreateCampaign,
+    CreatedOut,
+    Limit,
+)
+from server.openapi import operation
 from server.service import SEED_HASH
+from server.throttle import client_of
 
 MAX_PAGE = 200
 
 
+@operation("Create a campaign.", CreatedOut, request=CreateCampaign, status=status.HTTP_201_CREATED)
 @endpoint
 async def create_campaign(request: Request) -> Response:
     ctx = context(request)
     asked = await body(request, CreateCampaign)
+    await ctx.throttle.created(client_of(request))
     game_name = asked.game
     # Seats are needed before creation to mint their tokens; the service checks the layout.
     game = get_game(game_name)
@@ -36,11 +48,12 @@ async def create_campaign(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
+@operation("The catalog, newest first.", CatalogPage, query={"offset": Count, "limit": Limit})
 @endpoint
 async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
-    offset = query_int(request, "offset", 0) or 0
-    limit = min(query_int(request, "limit", 50, low=1) or 50, MAX_PAGE)
+    asked = query(request, CatalogQuery)
+    offset, limit = asked.offset, min(asked.limit, MAX_PAGE)
     infos = await ctx.service.catalog(offset=offset, limit=limit)
     visible = [info for info in infos if not is_private(info.attrs)]
     entries = await ctx.catalog.entries(visible)
@@ -48,6 +61,7 @@ async def list_campaigns(request: Request) -> Response:
     return json(CatalogPage(entries, offset, limit, next_offset))
 
 
+@operation("One campaign's catalog entry.", CampaignOut, seat_token=True)
 @endpoint
 async def get_campaign(request: Request) -> Response:
     ctx = context(request)

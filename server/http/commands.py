@@ -8,12 +8,15 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
+from server import logs
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import ApiError, classify
 from server.http.context import Context, context
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
 from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
+from server.openapi import operation
 from server.results import Acted
+from server.throttle import client_of
 
 
 async def perform(
@@ -41,7 +44,7 @@ async def perform(
         )
     except Exception as error:
         known = classify(error)
-        ctx.metrics.rejected.inc("internal" if known is None else known.code)
+        ctx.metrics.rejected.labels("internal" if known is None else known.code).inc()
         raise
     ctx.metrics.append_seconds.observe(time.perf_counter() - started)
     ctx.metrics.accepted.inc()
@@ -54,12 +57,14 @@ def _seated(seat: str | None, doing: str) -> str:
     return seat
 
 
+@operation("Take an action.", ActedOut, request=ActRequest, seat_token=True)
 @endpoint
 async def act(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
     asked = await body(request, ActRequest)
+    logs.command_id.set(asked.command_id)  # until the endpoint wrapper resets it
     acted = await perform(
         ctx,
         cid,
@@ -71,6 +76,13 @@ async def act(request: Request) -> Response:
     return json(ActedOut(acted.first, acted.last, acted.duplicate, asked.command_id))
 
 
+@operation(
+    "Fork at a version.",
+    CreatedOut,
+    request=ForkRequest,
+    status=status.HTTP_201_CREATED,
+    seat_token=True,
+)
 @endpoint
 async def fork(request: Request) -> Response:
     ctx = context(request)
@@ -81,6 +93,7 @@ async def fork(request: Request) -> Response:
     if seat is None and head.outcome == "running":
         # A fork hands out every seat's token, so its holder sees all hidden information.
         _seated(seat, "fork it while it runs")
+    await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     attrs = token_attrs(tokens)
     if is_private(head.facts.attrs):
@@ -90,12 +103,14 @@ async def fork(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
+@operation("Rewind to a version.", ActedOut, request=RewindRequest, seat_token=True)
 @endpoint
 async def rewind(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = _seated(await seat_of(request), "rewind it")
     asked = await body(request, RewindRequest)
+    logs.command_id.set(asked.command_id)  # until the endpoint wrapper resets it
     acted = await ctx.service.rewind(
         cid,
         asked.to,

@@ -10,6 +10,8 @@ from projections.runner import CatalogRunner
 from server.fanout import Hub
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.throttle import Throttle
+from server.timelines import Timelines
 
 MAX_BODY = 64 * 1024
 
@@ -20,6 +22,8 @@ class Context:
     hub: Hub
     metrics: Metrics
     catalog: CatalogRunner
+    throttle: Throttle
+    timelines: Timelines
 
 
 def context(connection: HTTPConnection) -> Context:

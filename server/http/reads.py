@@ -6,37 +6,56 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from projections.log import seen_log
-from projections.timeline import timeline
 from projections.views import seat_view
 from server.http.context import context
-from server.http.respond import campaign_id, endpoint, json, query_int, seat_of
-from server.messages import EventsOut, StateOut, StatsOut, TimelineOut
+from server.http.respond import campaign_id, endpoint, json, query, seat_of
+from server.messages import (
+    Count,
+    EventsOut,
+    EventsQuery,
+    Limit,
+    StateOut,
+    StateQuery,
+    StatsOut,
+    TimelineOut,
+    TimelineQuery,
+    Version,
+)
+from server.openapi import operation
 from server.service import SEED_HASH
 
 MAX_EVENTS = 1000
 
 
+@operation(
+    "The viewer's copy of the events.",
+    EventsOut,
+    query={"after": Count, "limit": Limit},
+    seat_token=True,
+)
 @endpoint
 async def events(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
-    after = query_int(request, "after", 0) or 0
-    limit = min(query_int(request, "limit", MAX_EVENTS, low=1) or MAX_EVENTS, MAX_EVENTS)
+    asked = query(request, EventsQuery)
+    after, limit = asked.after, min(asked.limit, MAX_EVENTS)
     head = await ctx.service.head(cid)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
     return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
 
 
+@operation("The viewer's view at a version.", StateOut, query={"at": Version}, seat_token=True)
 @endpoint
 async def state(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
-    at = query_int(request, "at", None, low=1)
+    at = query(request, StateQuery).at
     head = await ctx.service.head(cid)
     seeding = await ctx.service.revealed(cid, head)
+    points = await ctx.service.points(head)
     if at is None or at == head.version:
         version, view, legal, outcome = (
             head.version,
@@ -58,21 +77,31 @@ async def state(request: Request) -> Response:
         seed_hash=head.facts.attrs.get(SEED_HASH, ""),
         seed=None if seeding is None else seeding.seed,
         salt=None if seeding is None else seeding.salt,
+        fork_points=list(points.fork),
+        rewind_points=list(points.rewind),
     )
     return json(out)
 
 
+@operation(
+    "The readable log.", TimelineOut, query={"after": Count, "limit": Limit}, seat_token=True
+)
 @endpoint
 async def timeline_of(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     await seat_of(request)
-    game = await ctx.service.game_of(cid)
-    recorded = await ctx.service.events(cid)
-    head = recorded[-1].version if recorded else 0
-    return json(TimelineOut(head, timeline(game, recorded)))
+    asked = query(request, TimelineQuery)
+    version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
+    # The points of the version the lines reach (cached per campaign and version).
+    head = await ctx.service.head(cid)
+    points = await ctx.service.points(head)
+    fork_points = [v for v in points.fork if v <= version]
+    rewind_points = [v for v in points.rewind if v < version]
+    return json(TimelineOut(version, lines, fork_points, rewind_points))
 
 
+@operation("Statistics per game and chapter.", StatsOut)
 @endpoint
 async def stats(request: Request) -> Response:
     ctx = context(request)

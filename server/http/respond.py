@@ -12,9 +12,11 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.auth import bearer, viewer
-from server.errors import ApiError, ErrorBody, ErrorResponse, classify, status_for
-from server.http.context import MAX_BODY, context
+from server import logs
+from server.auth import bearer, seat_for
+from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
+from server.http.context import MAX_BODY, Context, context
+from server.throttle import client_of, retry_after
 
 log = logging.getLogger("tabletale.http")
 T = TypeVar("T")
@@ -27,8 +29,11 @@ def json(body: Any, status_code: int = status.HTTP_200_OK) -> Response:
     return Response(_encoder.encode(body), status_code, media_type="application/json")
 
 
-def error_response(body: ErrorBody) -> Response:
-    return json(ErrorResponse(body), status_for(body))
+def error_response(body: ErrorBody, *, error: Exception | None = None) -> Response:
+    response = json(ErrorResponse(body), status_for(body))
+    if isinstance(error, RateLimited):
+        response.headers["Retry-After"] = retry_after(error.retry_after)
+    return response
 
 
 def decoder(kind: type[T]) -> msgspec.json.Decoder[T]:
@@ -39,26 +44,37 @@ def decoder(kind: type[T]) -> msgspec.json.Decoder[T]:
     return found
 
 
+async def read_body(request: Request, *, limit: int = MAX_BODY) -> bytes:
+    """The request's body, refused (``too_large``) by its ``Content-Length`` before any of it
+    is read, or as soon as a body without one (chunked) passes ``limit``."""
+    too_large = ApiError("too_large", f"A request body may hold at most {limit} bytes.")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def body(request: Request, kind: type[T]) -> T:
-    data = await request.body()
-    if len(data) > MAX_BODY:
-        raise ApiError("too_large", f"A request body may hold at most {MAX_BODY} bytes.")
+    data = await read_body(request)
     if not data:
         raise ApiError("bad_request", "The request needs a JSON body.")
     return decoder(kind).decode(data)
 
 
-def query_int(request: Request, name: str, default: int | None, *, low: int = 0) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
+def query(request: Request, kind: type[T]) -> T:
+    """The query parameters decoded into ``kind`` (a Struct whose fields carry their bounds);
+    parameters it does not name are ignored."""
     try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError("bad_request", f"Query parameter {name!r} must be a whole number.") from None
-    if value < low:
-        raise ApiError("bad_request", f"Query parameter {name!r} must be at least {low}.")
-    return value
+        return msgspec.convert(dict(request.query_params), kind, strict=False)
+    except msgspec.ValidationError as error:
+        raise ApiError("bad_request", f"A query parameter is not valid: {error}.") from None
 
 
 def campaign_id(request: Request) -> str:
@@ -69,17 +85,35 @@ def campaign_id(request: Request) -> str:
 async def seat_of(request: Request) -> str | None:
     """The viewer's seat from the bearer token (None: spectator); checks the campaign exists."""
     token = bearer(request.headers.get("authorization"))
-    return await viewer(context(request).service, campaign_id(request), token)
+    return await authenticate(context(request), client_of(request), campaign_id(request), token)
+
+
+async def authenticate(ctx: Context, client: str, cid: str, token: str | None) -> str | None:
+    """The seat ``token`` opens in campaign ``cid`` (None: a spectator), within the limits on
+    failed tokens: a client or campaign past them is refused before its token is looked at."""
+    facts = await ctx.service.facts(cid)
+    if token is None:
+        return seat_for(facts.attrs, None)
+    ctx.throttle.check_auth(client, cid)
+    try:
+        return seat_for(facts.attrs, token)
+    except ApiError as error:
+        if error.code == "unauthorized":
+            await ctx.throttle.failed_auth(client, cid)
+        raise
 
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 def endpoint(handler: Handler) -> Handler:
-    """Answer known errors with ``{"error": {"code", "message"}}`` and the matching status."""
+    """Answer known errors with ``{"error": {"code", "message"}}`` and the matching status;
+    bind the campaign id of the path for the logs (a handler binds the command id it reads)."""
 
     @functools.wraps(handler)
     async def wrapped(request: Request) -> Response:
+        campaign = logs.campaign_id.set(request.path_params.get("id"))
+        command = logs.command_id.set(None)
         try:
             return await handler(request)
         except Exception as error:
@@ -87,6 +121,9 @@ def endpoint(handler: Handler) -> Handler:
             if known is None:
                 log.exception("Unexpected error in %s %s", request.method, request.url.path)
                 known = ErrorBody("internal", "The server failed to handle this request.")
-            return error_response(known)
+            return error_response(known, error=error)
+        finally:
+            logs.command_id.reset(command)
+            logs.campaign_id.reset(campaign)
 
     return wrapped

@@ -118,9 +118,16 @@ class EventStore(Protocol):
     """What the campaign service needs from storage. Every method may raise StoreUnavailable."""
 
     async def create(
-        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+        self,
+        campaign_id: str,
+        game: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
-        """Register an empty campaign (head 0). Raises CampaignExists."""
+        """Register a campaign with ``events`` as versions 1, 2, ... (none: head 0), in one
+        atomic step: it exists with all of them or not at all. Raises CampaignExists."""
         ...
 
     async def fork(
@@ -131,8 +138,10 @@ class EventStore(Protocol):
         *,
         now_ms: int,
         attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
-        """Register ``child_id`` as a copy of ``parent_id`` up to version ``at`` (0..head)."""
+        """Register ``child_id`` as a copy of ``parent_id`` up to version ``at`` (0..head), with
+        its own ``events`` from ``at + 1`` on, in one atomic step (all of it, or nothing)."""
         ...
 
     async def info(self, campaign_id: str) -> CampaignInfo:
@@ -191,13 +200,13 @@ def check_events(events: Sequence[bytes]) -> None:
 
 
 def new_info(
-    campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None
+    campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None, events: int = 0
 ) -> CampaignInfo:
-    """The metadata of a campaign just created: no events yet."""
+    """The metadata of a campaign just created with ``events`` events."""
     return CampaignInfo(
         id=campaign_id,
         game=game,
-        head=0,
+        head=events,
         created_ms=now_ms,
         updated_ms=now_ms,
         attrs=dict(attrs or {}),
@@ -205,16 +214,23 @@ def new_info(
 
 
 def forked_info(
-    parent: CampaignInfo, at: int, child_id: str, *, now_ms: int, attrs: dict[str, str] | None
+    parent: CampaignInfo,
+    at: int,
+    child_id: str,
+    *,
+    now_ms: int,
+    attrs: dict[str, str] | None,
+    events: int = 0,
 ) -> CampaignInfo:
-    """The metadata of a fork of ``parent`` at version ``at``, which must be 0..head."""
+    """The metadata of a fork of ``parent`` at version ``at`` (0..head) with ``events`` of its
+    own."""
     # A parent's head only grows, so a fork point checked here stays valid.
     if not 0 <= at <= parent.head:
         raise ValueError(f"Cannot fork {parent.id} at {at}: its head is {parent.head}.")
     return CampaignInfo(
         id=child_id,
         game=parent.game,
-        head=at,
+        head=at + events,
         created_ms=now_ms,
         updated_ms=now_ms,
         parent=parent.id,

@@ -42,14 +42,25 @@ class MemoryStore:
         except KeyError:
             raise UnknownCampaign(campaign_id) from None
 
-    async def create(
-        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
-    ) -> CampaignInfo:
-        if campaign_id in self._campaigns:
-            raise CampaignExists(campaign_id)
-        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs)
-        self._campaigns[campaign_id] = _Campaign(info)
+    def _insert(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
+        if info.id in self._campaigns:
+            raise CampaignExists(info.id)
+        campaign = _Campaign(info)
+        campaign.events.extend(events)
+        self._campaigns[info.id] = campaign
         return info
+
+    async def create(
+        self,
+        campaign_id: str,
+        game: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
+    ) -> CampaignInfo:
+        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        return self._insert(info, events)
 
     async def fork(
         self,
@@ -59,13 +70,11 @@ class MemoryStore:
         *,
         now_ms: int,
         attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
         parent = self._get(parent_id).info
-        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs)
-        if child_id in self._campaigns:
-            raise CampaignExists(child_id)
-        self._campaigns[child_id] = _Campaign(info)
-        return info
+        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        return self._insert(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return self._get(campaign_id).info

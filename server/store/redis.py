@@ -25,7 +25,7 @@ import contextlib
 import importlib.resources
 import os
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import cast
 
 import msgspec
@@ -63,11 +63,18 @@ from server.store.redis_link import Link
 
 _APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
 
-# HSET fields into KEYS[1] only if the key's existence (0 or 1) is ARGV[1]: creating a campaign
-# must not overwrite one.
-_HSET_IF_LUA = """
-if redis.call('EXISTS', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+# Create a campaign: HSET the ARGV[1] field/value words that follow into the meta hash KEYS[1],
+# unless it exists (creating must not overwrite), and XADD the events after them to the stream
+# KEYS[2] from version ARGV[2] on, all in one step: a campaign is there whole or not at all.
+_CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local words = tonumber(ARGV[1])
+local version = tonumber(ARGV[2])
+for i = 3 + words, #ARGV do
+  redis.call('XADD', KEYS[2], string.format('%d-0', version), 'e', ARGV[i])
+  version = version + 1
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3, 2 + words))
 return 1
 """
 
@@ -90,6 +97,8 @@ class RedisSettings(msgspec.Struct, frozen=True, kw_only=True):
     connect_timeout_s: float = 2.0
     socket_timeout_s: float = 2.0
     """How long one command may take; Redis answers ours in well under a millisecond."""
+    ping_timeout_s: float = 0.5
+    """How long a readiness ping waits: a load balancer wants its answer within a second."""
 
 
 _UNREACHABLE = (
@@ -111,6 +120,18 @@ def _reachable() -> Iterator[None]:
         yield
     except _UNREACHABLE as error:
         raise StoreUnavailable(f"The Redis event store cannot be reached: {error}") from error
+
+
+@contextlib.asynccontextmanager
+async def _bounded(seconds: float) -> AsyncIterator[None]:
+    """Commands on the pool, mapped to StoreUnavailable and bounded as a whole: connecting to a
+    frozen Redis would otherwise wait out each step of the handshake in turn."""
+    with _reachable():
+        try:
+            async with asyncio.timeout(seconds):
+                yield
+        except TimeoutError:
+            raise StoreUnavailable(f"Redis did not answer within {seconds} s.") from None
 
 
 def _parse_info(campaign_id: str, fields: Fields) -> CampaignInfo:
@@ -166,28 +187,28 @@ class RedisStore:
         *,
         prefix: str = "tt",
         feed: Shards | None = None,
+        ping_timeout: float = 0.5,
     ) -> None:
         """``feed`` says where the change feed connects (:mod:`server.store.redis_feed`)."""
         self._client = client
+        self._ping_timeout = ping_timeout
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
         self._append_sha = client.register_script(_APPEND_LUA).sha
-        self._hset_if = client.register_script(_HSET_IF_LUA)
+        self._create_script = client.register_script(_CREATE_LUA)
         # The hot path's short commands share one pipelined connection (redis_link.py), one per
         # node on a cluster; the pool serves the rest (creation, bulk reads, the catalog).
         # RESP2 on the links, so their replies have one shape whatever the pool negotiates.
         self._link: Link | ClusterLink
         if isinstance(client, RedisCluster):
-            self._link = ClusterLink(
-                client,
-                _resp2_connection,
-                timeout=client.connection_kwargs.get("socket_timeout") or 5.0,
-            )
+            self._timeout: float = client.connection_kwargs.get("socket_timeout") or 5.0
+            self._link = ClusterLink(client, _resp2_connection, timeout=self._timeout)
         else:
             pool = client.connection_pool
+            self._timeout = pool.connection_kwargs.get("socket_timeout") or 5.0
             self._link = Link(
                 lambda: pool.connection_class(**{**pool.connection_kwargs, "protocol": 2}),
-                timeout=pool.connection_kwargs.get("socket_timeout") or 5.0,
+                timeout=self._timeout,
             )
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
@@ -207,8 +228,14 @@ class RedisStore:
             socket_timeout=settings.socket_timeout_s,
             client_name=client_name(),
             # A short back-off: callers turn StoreUnavailable into an answer, so it should come
-            # within a second rather than after the client's default of several.
-            retry=Retry(ExponentialWithJitterBackoff(cap=0.5, base=0.05), retries=2),
+            # within a second rather than after the client's default of several. Only a refused
+            # or dropped connection is retried: a timeout means Redis is stuck, and trying again
+            # would only make every caller wait the timeout three times over.
+            retry=Retry(
+                ExponentialWithJitterBackoff(cap=0.5, base=0.05),
+                retries=2,
+                supported_errors=(redis.exceptions.ConnectionError,),
+            ),
         )
 
         # The feed's connections block in reads for as long as nothing happens, and reconnect
@@ -228,7 +255,7 @@ class RedisStore:
             shards: Shards = ClusterShards(
                 cluster, lambda host, port: feed_client(node_url(url, host, port))
             )
-            return cls(cluster, prefix=prefix, feed=shards)
+            return cls(cluster, prefix=prefix, feed=shards, ping_timeout=settings.ping_timeout_s)
         pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
             max_connections=settings.max_connections,
@@ -236,7 +263,10 @@ class RedisStore:
             **options,
         )
         return cls(
-            redis.asyncio.Redis.from_pool(pool), prefix=prefix, feed=OneRedis(feed_client(url))
+            redis.asyncio.Redis.from_pool(pool),
+            prefix=prefix,
+            feed=OneRedis(feed_client(url)),
+            ping_timeout=settings.ping_timeout_s,
         )
 
     def changes(self) -> ChangeFeed:
@@ -262,6 +292,14 @@ class RedisStore:
                 )
             )
 
+    def _pooled(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return _bounded(self._timeout)
+
+    @property
+    def commands_in_flight(self) -> int:
+        """Hot-path commands waiting for Redis to answer, for the metrics."""
+        return self._link.in_flight
+
     @property
     def client(self) -> redis.asyncio.Redis | RedisCluster:
         """The underlying client, for tools that need raw commands (benchmarks, cleanup)."""
@@ -270,7 +308,7 @@ class RedisStore:
     def _key(self, campaign_id: str, part: str) -> str:
         return f"{self._prefix}:{{{campaign_id}}}:{part}"
 
-    async def _create_meta(self, info: CampaignInfo) -> CampaignInfo:
+    async def _create_meta(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
         fields = [
             "game", info.game,
             "head", str(info.head),
@@ -281,8 +319,12 @@ class RedisStore:
         if info.parent is not None:
             fields += ["parent", info.parent]
         fields += _attr_fields(info.attrs)
-        with _reachable():
-            created = await self._hset_if(keys=[self._key(info.id, "meta")], args=[0, *fields])
+        first = info.head - len(events) + 1
+        keys = [self._key(info.id, "meta"), self._key(info.id, "events")]
+        async with self._pooled():
+            created = await self._create_script(
+                keys=keys, args=[len(fields), first, *fields, *events]
+            )
             if not created:
                 raise CampaignExists(info.id)
             # The catalog lives on another slot, so it is written after the campaign exists;
@@ -291,9 +333,16 @@ class RedisStore:
         return info
 
     async def create(
-        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+        self,
+        campaign_id: str,
+        game: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
-        return await self._create_meta(new_info(campaign_id, game, now_ms=now_ms, attrs=attrs))
+        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        return await self._create_meta(info, events)
 
     async def fork(
         self,
@@ -303,11 +352,11 @@ class RedisStore:
         *,
         now_ms: int,
         attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
-        return await self._create_meta(
-            forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs)
-        )
+        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        return await self._create_meta(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         with _reachable():
@@ -373,7 +422,7 @@ class RedisStore:
         key = self._key(campaign_id, "events")
         stop = until if limit is None else min(until, after + limit)
         out: list[StoredEvent] = []
-        with _reachable():
+        async with self._pooled():
             # Versions are contiguous, so each page is addressed by version, not by cursor.
             while after < stop:
                 upper = min(stop, after + _PAGE)
@@ -419,14 +468,14 @@ class RedisStore:
 
     async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None:
         await self.info(campaign_id)  # campaigns are never deleted, so checking first is enough
-        with _reachable():
+        async with self._pooled():
             pipe = self._client.pipeline(transaction=True)
             pipe.hset(self._key(campaign_id, "snapshots"), str(version), data)
             pipe.zadd(self._key(campaign_id, "snapshot_index"), {str(version): version})
             await pipe.execute()
 
     async def _own_snapshot(self, campaign_id: str, lowest: int, at_most: int) -> Snapshot | None:
-        with _reachable():
+        async with self._pooled():
             index = self._key(campaign_id, "snapshot_index")
             found = cast(
                 list[bytes],
@@ -446,7 +495,7 @@ class RedisStore:
     async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
         if limit <= 0:
             return []
-        with _reachable():
+        async with self._pooled():
             ids = cast(
                 list[bytes], await self._client.zrevrange(self._catalog, offset, offset + limit - 1)
             )
@@ -461,8 +510,15 @@ class RedisStore:
         ]
 
     async def ping(self) -> None:
+        # On the link, with a timeout of its own: a frozen Redis makes readiness fail within
+        # the ping's timeout, not the commands'.
         with _reachable():
-            await self._client.ping()
+            try:
+                await asyncio.wait_for(self._link.execute("PING"), self._ping_timeout)
+            except TimeoutError:
+                raise StoreUnavailable(
+                    f"Redis did not answer a ping within {self._ping_timeout} s."
+                ) from None
 
     async def close(self) -> None:
         with _reachable():

@@ -29,6 +29,7 @@ from server.store.redis_link import Link
 
 _SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 _TRY_AGAIN_S = 0.1
+_KEYLESS = frozenset({"SCRIPT", "PING"})  # sent to every primary
 
 
 def is_cluster_url(url: str) -> bool:
@@ -102,8 +103,13 @@ class ClusterLink:
         self._links: dict[str, Link] = {}
         self._refreshing: asyncio.Task[None] | None = None
 
+    @property
+    def in_flight(self) -> int:
+        """Commands sent (or about to be) whose replies have not come back yet, on all nodes."""
+        return sum(link.in_flight for link in self._links.values())
+
     async def execute(self, *args: Any) -> Any:
-        if args[0] == "SCRIPT":
+        if args[0] in _KEYLESS:
             return await self._everywhere(*args)
         slot = _slot(_key_of(args))
         nodes = self._cluster.nodes_manager.slots_cache.get(slot)
@@ -146,7 +152,8 @@ class ClusterLink:
         return nodes[0]
 
     async def _everywhere(self, *args: Any) -> Any:
-        """A command without a key (``SCRIPT LOAD``) on every primary; the first reply."""
+        """A command without a key (``SCRIPT LOAD``, ``PING``) on every primary; the first
+        reply, once every primary has answered."""
         if not self._cluster.nodes_manager.slots_cache:
             await self.refresh()
         nodes = _primaries(self._cluster).values()

@@ -28,13 +28,17 @@ from typing import Any, Protocol
 
 import redis.asyncio
 import redis.exceptions
+from redis.backoff import EqualJitterBackoff
 
 from server.store.base import StoredEvent, StoreUnavailable
 from server.store.feed import Deliver, Resumed
 
 log = logging.getLogger("tabletale.feed")
 
-RETRY_PAUSES_S = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
+# The pause before each attempt to reach Redis again: doubling from 0.05 s up to 2 s, with jitter
+# so that the processes that lost one Redis do not all come back at the same instant. Equal jitter
+# keeps at least half of each pause, so a connection refused at once never spins.
+RECONNECT_BACKOFF = EqualJitterBackoff(cap=2.0, base=0.05)
 # A connection lost, a node that answers MOVED (the slot map is out of date) or a cluster that
 # cannot be reached: each ends the feed's connections, which it then makes again.
 _TROUBLE = (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError)
@@ -223,8 +227,8 @@ class RedisFeed:
                     for pubsub in connections.values():
                         with contextlib.suppress(Exception):
                             await pubsub.aclose()
-                pause = RETRY_PAUSES_S[min(failures, len(RETRY_PAUSES_S) - 1)]
                 failures += 1
+                pause = RECONNECT_BACKOFF.compute(failures)
                 connected_before = True
                 log.warning(
                     "The change feed lost Redis (%s); reconnecting in %.2f s.", reason, pause

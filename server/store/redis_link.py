@@ -26,6 +26,10 @@ import redis.exceptions
 from redis.asyncio.connection import AbstractConnection
 
 _HIGH_WATER = 256 * 1024  # bytes buffered for Redis before a write waits for the socket
+_GRACE_S = 0.25
+"""How long, after the connection failed, a command waits for the new one before failing: a
+reconnection to a Redis that restarted takes milliseconds, one to a frozen Redis never ends,
+and callers should not each wait a whole timeout to learn that."""
 
 
 class _Call:
@@ -57,6 +61,13 @@ class Link:
         self._watchdog: asyncio.TimerHandle | None = None
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._failed_at: float | None = None
+        """When the connection last failed, until a new one is open."""
+
+    @property
+    def in_flight(self) -> int:
+        """Commands sent (or about to be) whose replies have not come back yet."""
+        return len(self._calls)
 
     async def execute(self, *args: Any) -> Any:
         """Send one command; its reply, or the error Redis answered, raised."""
@@ -95,12 +106,23 @@ class Link:
     async def _connect(self) -> AbstractConnection:
         if self._closed:
             raise redis.exceptions.ConnectionError("The Redis link is closed.")
-        if self._connecting is None:
-            self._connecting = asyncio.ensure_future(self._open())
+        connecting = self._connecting
+        if connecting is None:
+            connecting = self._connecting = asyncio.ensure_future(self._open())
+            connecting.add_done_callback(_retrieve)
+        wait = None
+        if self._failed_at is not None:
+            # Redis failed us a moment ago: wait briefly for the new connection, then fail fast
+            # while it goes on trying in the background.
+            wait = max(0.0, self._failed_at + min(_GRACE_S, self._timeout) - _now())
         try:
-            return await asyncio.shield(self._connecting)
+            return await asyncio.wait_for(asyncio.shield(connecting), wait)
+        except TimeoutError:
+            raise redis.exceptions.ConnectionError(
+                "Redis is not answering; the connection to it is being reopened."
+            ) from None
         finally:
-            if self._connecting is not None and self._connecting.done():
+            if self._connecting is connecting and connecting.done():
                 self._connecting = None
 
     async def _open(self) -> AbstractConnection:
@@ -113,6 +135,7 @@ class Link:
                 f"Redis did not finish the connection handshake within {self._timeout} s."
             ) from None
         self._connection = connection
+        self._failed_at = None
         self._reader = asyncio.create_task(self._read(connection))
         return connection
 
@@ -190,6 +213,7 @@ class Link:
         if self._connection is not connection:
             return
         self._connection = None
+        self._failed_at = _now()
         if not isinstance(error, redis.exceptions.RedisError):
             error = redis.exceptions.ConnectionError(f"The Redis connection failed: {error!r}")
         calls, self._calls = self._calls, collections.deque()
@@ -213,3 +237,13 @@ class Link:
             self._watchdog.cancel()
             self._watchdog = None
         await asyncio.gather(*self._closing, return_exceptions=True)
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+def _retrieve(future: asyncio.Future[AbstractConnection]) -> None:
+    """Mark a connection attempt's failure as seen: every caller may have stopped waiting."""
+    if not future.cancelled():
+        future.exception()

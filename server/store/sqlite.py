@@ -146,32 +146,46 @@ class SqliteStore:
                 f"The SQLite event store at {self._path} cannot be used: {error}"
             ) from error
 
-    async def _insert(self, info: CampaignInfo) -> CampaignInfo:
+    async def _insert(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
+        first = info.head - len(events) + 1
+
         def work(db: sqlite3.Connection) -> None:
-            try:
-                db.execute(
-                    f"INSERT INTO campaigns ({_INFO_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        info.id,
-                        info.game,
-                        info.head,
-                        info.created_ms,
-                        info.updated_ms,
-                        info.parent,
-                        info.fork_version,
-                        _encode_attrs(info.attrs),
-                    ),
+            with _immediate(db):
+                try:
+                    db.execute(
+                        f"INSERT INTO campaigns ({_INFO_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            info.id,
+                            info.game,
+                            info.head,
+                            info.created_ms,
+                            info.updated_ms,
+                            info.parent,
+                            info.fork_version,
+                            _encode_attrs(info.attrs),
+                        ),
+                    )
+                except sqlite3.IntegrityError:
+                    raise CampaignExists(info.id) from None
+                db.executemany(
+                    "INSERT INTO events (campaign, version, data) VALUES (?, ?, ?)",
+                    [(info.id, version, data) for version, data in enumerate(events, first)],
                 )
-            except sqlite3.IntegrityError:
-                raise CampaignExists(info.id) from None
 
         await self._run(work)
         return info
 
     async def create(
-        self, campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None = None
+        self,
+        campaign_id: str,
+        game: str,
+        *,
+        now_ms: int,
+        attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
-        return await self._insert(new_info(campaign_id, game, now_ms=now_ms, attrs=attrs))
+        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        return await self._insert(info, events)
 
     async def fork(
         self,
@@ -181,9 +195,11 @@ class SqliteStore:
         *,
         now_ms: int,
         attrs: dict[str, str] | None = None,
+        events: Sequence[bytes] = (),
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
-        return await self._insert(forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs))
+        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        return await self._insert(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))

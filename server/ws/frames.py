@@ -33,7 +33,14 @@ class Frames:
         return {"type": "websocket.send", "text": data.decode()}
 
     def decode(self, data: str | bytes) -> ClientMessage:
-        """Raises msgspec.DecodeError (malformed) or msgspec.ValidationError (wrong shape)."""
+        """Raises msgspec.DecodeError (malformed, or a frame of the other kind: text on a
+        MessagePack socket, binary on a JSON one) or msgspec.ValidationError (wrong shape)."""
+        if isinstance(data, str) == self.binary:
+            raise msgspec.DecodeError(
+                "This socket speaks MessagePack in binary frames; a text frame cannot be read."
+                if self.binary
+                else "This socket speaks JSON in text frames; a binary frame cannot be read."
+            )
         message: ClientMessage = self._decode(data)
         return message
 

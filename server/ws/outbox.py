@@ -69,8 +69,14 @@ class Outbox:
         self._start()
 
     def hold(self) -> None:
-        """Queue without sending until :meth:`release` (while the session builds its welcome)."""
+        """Queue without sending until :meth:`release` (while the session builds its welcome);
+        a pump already at work stops after the frame it is sending."""
         self._held = True
+
+    async def settled(self) -> None:
+        """Once held: wait until no pump is sending, so the caller may send on the socket
+        itself (a long resume's pages) ahead of everything queued."""
+        await self.drained()
 
     def release(self, *first: Frame) -> None:
         """Send ``first`` ahead of whatever was queued meanwhile, then carry on."""
@@ -101,7 +107,7 @@ class Outbox:
 
     async def _run(self) -> None:
         try:
-            while not self._closed:
+            while not self._closed and not self._held:
                 if self._frames:
                     await self._send(self._frames.pop(0))
                 elif self._lagging:

@@ -9,46 +9,69 @@ takes them), then ``end`` and a normal close.
 from __future__ import annotations
 
 import asyncio
-import math
 
+import msgspec
 from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
-from server.auth import seat_for
+from server import logs
 from server.errors import ErrorBody, classify
-from server.http.context import context
-from server.messages import ErrorMessage, Hello, ReplayEnd, Update, Welcome
-from server.ws.frames import frames_for
-from server.ws.session import frame_data
+from server.http.context import Context, context
+from server.http.respond import authenticate
+from server.messages import (
+    ClientMessage,
+    ErrorMessage,
+    Hello,
+    ReplayEnd,
+    ReplayQuery,
+    ServerMessage,
+    Speed,
+    Update,
+    Version,
+    Welcome,
+)
+from server.openapi import operation
+from server.throttle import client_of
+from server.ws.frames import Frames, frames_for
+from server.ws.session import admitted, frame_data
 
 
-def _float(raw: str | None, default: float) -> float:
-    try:
-        value = default if raw is None else float(raw)
-    except ValueError:
-        return -1.0
-    return value if math.isfinite(value) else -1.0
-
-
+@operation(
+    "A campaign replayed version by version.",
+    ServerMessage,
+    request=ClientMessage,
+    query={"from": Version, "speed": Speed},
+)
 async def replay_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
+    if not await admitted(websocket, ctx, frames):
+        return
+    try:
+        await _replay(websocket, ctx, frames)
+    finally:
+        await ctx.throttle.socket_closed(client_of(websocket))
+
+
+async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
     cid: str = websocket.path_params["id"]
+    logs.campaign_id.set(cid)  # for whatever this socket's task logs
     service = ctx.service
 
     async def fail(body: ErrorBody) -> None:
         await websocket.send(frames.encode(ErrorMessage(body.code, body.message)))
         await websocket.close(status.WS_1008_POLICY_VIOLATION, body.message[:120])
 
-    start = _float(websocket.query_params.get("from"), 1.0)
-    speed = _float(websocket.query_params.get("speed"), 10.0)
-    if start < 1 or start != int(start) or speed < 0:
-        await fail(ErrorBody("bad_request", "'from' is a version from 1, 'speed' at least 0."))
+    try:
+        asked = msgspec.convert(dict(websocket.query_params), ReplayQuery, strict=False)
+    except msgspec.ValidationError as error:
+        await fail(ErrorBody("bad_request", f"A query parameter is not valid: {error}."))
         return
+    start, speed = asked.start, asked.speed
     try:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -57,29 +80,47 @@ async def replay_socket(websocket: WebSocket) -> None:
         if not isinstance(hello, Hello):
             await fail(ErrorBody("bad_request", "A replay starts with 'hello'."))
             return
+        seat = await authenticate(ctx, client_of(websocket), cid, hello.token)
         head = await service.head(cid)
         facts = head.facts
         game = facts.game
-        seat = seat_for(facts.attrs, hello.token)
-        version = min(int(start), head.version)
-        state, steps = await service.heads.walk(cid, version, head.version)
+        version = min(start, head.version)
+        state = await service.heads.state_at(cid, version)
+        points = set(await service.heads.decision_points(head))
         view = seat_view(game, state, seat)
         welcome = Welcome(
-            cid, game.info.name, seat, list(facts.seats), version, view, [], game.outcome(state)
+            cid,
+            game.info.name,
+            seat,
+            list(facts.seats),
+            version,
+            view,
+            [],
+            game.outcome(state),
+            decision_point=version in points,
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed
-        for recorded, after in steps:
-            if pause:
-                await asyncio.sleep(pause)  # the replay's pace is the point here
-            outcome = game.outcome(after)
-            event = seen(game, recorded, seat, ended=outcome != "running")
-            new_view = seat_view(game, after, seat)
-            update = Update(
-                recorded.version, recorded.version, [event], diff(view, new_view), [], outcome
-            )
-            view = new_view
-            await websocket.send(frames.encode(update))
+        # A page of events at a time: a replay of a long campaign holds one page, not the
+        # whole stream and every state along it.
+        async for steps in service.heads.walk(cid, version, head.version, state):
+            for recorded, after in steps:
+                if pause:
+                    await asyncio.sleep(pause)  # the replay's pace is the point here
+                outcome = game.outcome(after)
+                event = seen(game, recorded, seat, ended=outcome != "running")
+                new_view = seat_view(game, after, seat)
+                update = Update(
+                    recorded.version,
+                    recorded.version,
+                    [event],
+                    diff(view, new_view),
+                    [],
+                    outcome,
+                    decision_point=recorded.version in points,
+                )
+                view = new_view
+                await websocket.send(frames.encode(update))
         await websocket.send(frames.encode(ReplayEnd(head.version)))
         await websocket.close(status.WS_1000_NORMAL_CLOSURE)
     except WebSocketDisconnect:

@@ -4,8 +4,10 @@ A session starts with the client's ``hello`` (a seat token or none, and optional
 last version it saw). The server answers ``welcome`` with the full view at the head (and, after a
 ``since``, the events the client missed), then pushes one ``update`` per change. An action is
 answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
-action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. Every frame
-leaves through the session's :class:`~server.ws.outbox.Outbox`, in order.
+action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. A ``hello``
+with ``presence`` also gets ``presence`` (who is connected) after its welcome and whenever a socket
+joins or leaves. Every frame leaves through the session's :class:`~server.ws.outbox.Outbox`, in
+order.
 """
 
 from __future__ import annotations
@@ -16,22 +18,31 @@ from typing import Any
 
 import msgspec
 from starlette import status
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from server.auth import seat_for
+from projections.log import SeenEvent
+from server import logs
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
+from server.head import Head
 from server.http.commands import perform
 from server.http.context import Context, context
+from server.http.respond import authenticate
 from server.messages import (
     Accepted,
     Act,
+    ClientMessage,
     ErrorMessage,
     Hello,
+    Missed,
     Rejected,
+    ServerMessage,
     SyncRequest,
     Welcome,
 )
+from server.openapi import operation
+from server.store.base import StoreError
+from server.throttle import client_of
 from server.ws.frames import MAX_FRAME, Frames, frames_for
 from server.ws.outbox import Outbox
 
@@ -42,6 +53,16 @@ MAX_BAD_FRAMES = 8
 
 OUTBOX_LIMIT = 256
 """Frames a socket may leave unread before it is sent one fresh sync instead."""
+
+MISSED_PAGE = 256
+"""Missed events per frame of a resume: the welcome carries the first page, ``missed`` frames
+the rest."""
+
+MAX_REFUSED = 256
+"""Messages over the rate limit in a row after which the client is taken to be flooding."""
+
+MAX_NAME = 40
+"""The longest player name a ``hello`` may give (characters)."""
 
 
 class Closed(Exception):
@@ -72,17 +93,32 @@ def frame_data(message: MutableMapping[str, Any]) -> str | bytes:
 
 
 class Session:
-    __slots__ = ("_bad", "campaign_id", "ctx", "frames", "outbox", "seat", "watcher", "ws")
+    __slots__ = (
+        "_bad",
+        "_bucket",
+        "_refused",
+        "campaign_id",
+        "client",
+        "ctx",
+        "frames",
+        "outbox",
+        "seat",
+        "watcher",
+        "ws",
+    )
 
     def __init__(self, websocket: WebSocket, ctx: Context, campaign_id: str, frames: Frames):
         self.ws = websocket
         self.ctx = ctx
         self.campaign_id = campaign_id
         self.frames = frames
+        self.client = client_of(websocket)
         self.seat: str | None = None
         self.watcher: Watcher | None = None
         self.outbox = Outbox(websocket.send, limit=OUTBOX_LIMIT, on_lagging=self._lagging)
         self._bad = 0
+        self._bucket = ctx.throttle.bucket()
+        self._refused = 0
 
     def send(self, message: msgspec.Struct) -> None:
         self.outbox.put(self.frames.encode(message))
@@ -95,11 +131,37 @@ class Session:
             self.send(ErrorMessage(body.code, body.message))
             await self.outbox.drained()
             raise Closed(status.WS_1008_POLICY_VIOLATION, body.message[:120]) from None
+        bucket = self._bucket
         while True:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            await self.handle(frame_data(message))
+            data = frame_data(message)
+            if bucket is not None:
+                wait = bucket.take()
+                if wait:
+                    self._limited(data, wait)
+                    continue
+                self._refused = 0
+            await self.handle(data)
+
+    def _limited(self, data: str | bytes, wait: float) -> None:
+        """A message over the socket's rate: refused unread, and a flood ends the socket."""
+        self._refused += 1
+        if self._refused > MAX_REFUSED:
+            raise Closed(status.WS_1008_POLICY_VIOLATION, "Too many messages over the limit.")
+        text = (
+            f"This socket sent more than {self.ctx.throttle.settings.messages_per_second:g} "
+            f"messages a second; the next may follow in {wait:.2f} s."
+        )
+        try:
+            decoded = self.frames.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            decoded = None
+        if isinstance(decoded, Act):
+            self.send(Rejected(decoded.command_id, "rate_limited", text))
+        else:
+            self.send(ErrorMessage("rate_limited", text))
 
     async def handle(self, data: str | bytes) -> None:
         try:
@@ -133,19 +195,29 @@ class Session:
 
     async def _join(self, hello: Hello) -> None:
         service = self.ctx.service
+        name = (hello.name or "").strip() or None
+        if name is not None and len(name) > MAX_NAME:
+            self.send(ErrorMessage("bad_request", f"A name has at most {MAX_NAME} characters."))
+            return
         facts = await service.facts(self.campaign_id)
-        seat = seat_for(facts.attrs, hello.token)
-        watcher, head = await self.ctx.hub.join(self.campaign_id, seat, self.frames, self.outbox)
+        seat = await authenticate(self.ctx, self.client, self.campaign_id, hello.token)
+        watcher, head = await self.ctx.hub.join(
+            self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
+        )
         try:
-            missed = []
+            missed: list[SeenEvent] = []
+            after = head.version
             if hello.since is not None:
                 if not 1 <= hello.since <= head.version:
                     raise ValueError(
                         f"'since' must be a version from 1 to {head.version}, not {hello.since}."
                     )
                 if hello.since < head.version:
-                    recorded = await service.events(self.campaign_id, hello.since, head.version)
+                    recorded = await service.events(
+                        self.campaign_id, hello.since, head.version, MISSED_PAGE
+                    )
                     missed = seen_events(head, recorded, seat)
+                    after = recorded[-1].version
         except BaseException as error:
             await self.ctx.hub.leave(watcher)
             self.outbox.release()
@@ -160,12 +232,39 @@ class Session:
             seat=seat,
             seats=list(facts.seats),
             version=head.version,
-            view=head.view(seat),
+            view=head.view(seat, keep=False),
             legal_actions=head.choices(seat),
             outcome=head.outcome,
             missed=missed,
+            missed_more=after < head.version,
         )
-        self.outbox.release(self.frames.encode(welcome))
+        if after == head.version:
+            self.outbox.release(self.frames.encode(welcome))
+        else:
+            await self._resume_in_pages(welcome, head, seat, after)
+        self.ctx.hub.announce(self.campaign_id)
+
+    async def _resume_in_pages(
+        self, welcome: Welcome, head: Head, seat: str | None, after: int
+    ) -> None:
+        """A long resume: the rest of the missed events follow page by page, sent from here
+        while live updates wait in the held outbox, so a socket holds one page at a time."""
+        service = self.ctx.service
+        try:
+            await self.outbox.settled()
+            await self.ws.send(self.frames.encode(welcome))
+            while after < head.version:
+                recorded = await service.events(self.campaign_id, after, head.version, MISSED_PAGE)
+                after = recorded[-1].version
+                page = Missed(seen_events(head, recorded, seat), after < head.version)
+                await self.ws.send(self.frames.encode(page))
+        except StoreError as error:
+            message = f"The rest of the missed events could not be read: {error}"
+            self.outbox.release(self.frames.encode(ErrorMessage(error.code, message)))
+            return
+        except (OSError, RuntimeError, WebSocketDisconnect):
+            pass  # the peer went away mid-resume; the session's reader sees it and ends
+        self.outbox.release()
 
     async def act(self, act: Act) -> None:
         watcher = self.watcher
@@ -174,6 +273,7 @@ class Session:
             return
         # The answer is sent from this task rather than by a pump task of its own.
         self.outbox.defer()
+        command = logs.command_id.set(act.command_id)
         try:
             acted = await perform(
                 self.ctx,
@@ -195,6 +295,7 @@ class Session:
             # Otherwise the fan-out has queued the answer with the update it caused.
         finally:
             await self.outbox.flush()
+            logs.command_id.reset(command)
 
     def sync(self) -> None:
         head = self.ctx.service.heads.cached(self.campaign_id)
@@ -216,12 +317,30 @@ class Session:
         await self.outbox.close()
 
 
+async def admitted(websocket: WebSocket, ctx: Context, frames: Frames) -> bool:
+    """Count a new socket against its client's limit; past it, say so and close."""
+    if await ctx.throttle.socket_opened(client_of(websocket)):
+        return True
+    most = ctx.throttle.settings.sockets_per_client
+    text = f"This client holds {most} sockets already; close one before opening another."
+    await websocket.send(frames.encode(ErrorMessage("rate_limited", text)))
+    await websocket.close(status.WS_1013_TRY_AGAIN_LATER, "Too many sockets from this client.")
+    return False
+
+
+@operation(
+    "A play session: hello, welcome, actions, live updates.", ServerMessage, request=ClientMessage
+)
 async def campaign_socket(websocket: WebSocket) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
+    if not await admitted(websocket, ctx, frames):
+        return
     session = Session(websocket, ctx, websocket.path_params["id"], frames)
-    ctx.metrics.sockets += 1
+    # The session's own task: whatever it logs, it logs for this campaign.
+    logs.campaign_id.set(session.campaign_id)
+    ctx.metrics.sockets.inc()
     try:
         await session.run()
     except Closed as closed:
@@ -230,5 +349,6 @@ async def campaign_socket(websocket: WebSocket) -> None:
     except OSError:
         pass  # the peer went away mid-send
     finally:
-        ctx.metrics.sockets -= 1
+        ctx.metrics.sockets.dec()
         await session.close()
+        await ctx.throttle.socket_closed(session.client)

@@ -45,3 +45,27 @@ def test_small_runs(games: int) -> None:
     sim = Simulation(game="dice-race", games=games, seed=1, options={"target": 10})
     report = asyncio.run(run(sim))
     assert report.games == games
+
+
+def test_whole_eila_campaigns_count_chapter_attempts() -> None:
+    sim = Simulation(
+        game="eila",
+        games=2,
+        seed=3,
+        bot="greedy",
+        options={"chapter": 2},
+        whole_campaigns=True,
+    )
+    report = asyncio.run(run(sim))
+    assert (report.wins, report.losses) == (2, 0)  # the greedy bot never abandons
+    assert report.attempts_won == 4  # chapters 2 and 3, in each campaign
+    assert report.attempts_lost is not None and report.attempts_lost >= 0
+
+
+def test_the_campaign_flag_reaches_the_simulation(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    argv = ["simulate", "eila", "--chapter", "3", "--campaign", "--games", "1", "--json"]
+    assert main([*argv, "--bot", "greedy"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["wins"] == 1 and out["attempts_won"] == 1

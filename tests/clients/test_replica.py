@@ -45,6 +45,21 @@ def test_updates_patch_the_view_and_move_the_version() -> None:
     assert [e["version"] for e in replica.events] == [2, 3, 4]
 
 
+def test_a_long_resume_adds_its_pages_to_the_log_and_keeps_the_view() -> None:
+    replica = Replica()
+    start = {**welcome(9), "missed": [{"version": v, "event": {}} for v in (3, 4)]}
+    replica.absorb({**start, "missed_more": True})
+    assert replica.missing
+    for versions, more in (((5, 6, 7), True), ((8, 9), False)):
+        page = {"type": "missed", "events": [{"version": v, "event": {}} for v in versions]}
+        assert replica.absorb({**page, "more": more}) is None
+        assert (replica.version, replica.view) == (9, start["view"])
+    assert not replica.missing
+    assert [e["version"] for e in replica.events] == list(range(3, 10))
+    replica.absorb(update(10, 10, [{"op": "replace", "path": "/hp", "value": 1}]))
+    assert replica.version == 10 and replica.events[-1]["version"] == 10
+
+
 def test_an_update_that_skips_a_version_asks_for_a_sync_and_waits_for_it() -> None:
     replica = Replica()
     replica.absorb(welcome())
@@ -122,3 +137,19 @@ def test_a_sync_before_the_answer_sends_the_action_again_with_the_same_command_i
     exchange = Exchange(replica, "a", "cmd")
     sync = {"type": "sync", "version": 2, "view": {}, "legal_actions": [], "outcome": "running"}
     assert exchange.feed(sync) == exchange.request
+
+
+def test_presence_is_kept_and_unknown_messages_are_ignored() -> None:
+    replica = Replica()
+    replica.absorb(welcome())
+    presence = {
+        "type": "presence",
+        "seats": [{"seat": "player", "name": "Ana"}, {"seat": "player", "name": None}],
+        "spectators": 2,
+    }
+    assert replica.absorb(presence) is None
+    assert replica.connected() == {"player": ["Ana"]}
+    assert replica.absorb({"type": "fireworks", "colour": "gold"}) is None
+    assert (replica.version, replica.lost) == (2, False)
+    exchange = Exchange(replica, "a", "c-1")
+    assert exchange.feed({"type": "fireworks"}) is None and not exchange.done

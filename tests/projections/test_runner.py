@@ -7,6 +7,7 @@ from projections.runner import CatalogRunner
 from server.fresh import Counted
 from server.service import CampaignService
 from server.store.memory import MemoryStore
+from tests.support.retired import retire
 
 
 class Source:
@@ -50,3 +51,13 @@ async def test_a_fresh_runner_rebuilds_the_same_catalog() -> None:
     assert await first.entries(infos) == await second.entries(infos)
     (entry,) = await first.entries(infos)
     assert entry.status == "won" and entry.version == version
+
+
+async def test_a_campaign_of_a_retired_ruleset_is_left_out_and_the_pass_goes_on() -> None:
+    store = MemoryStore()
+    service = CampaignService(store, fresh=Counted("r", 3), clock=lambda: 0)
+    old, new = [(await service.create("dice-race")).id for _ in range(2)]
+    retire(store, old, "dice-race/0")
+    runner = CatalogRunner(Source(CampaignService(store)))
+    assert await runner.run_once() == 1
+    assert [e.id for e in await runner.entries(await store.list_campaigns())] == [new]

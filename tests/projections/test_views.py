@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.engine import replay
+from domain.core.engine import evolve, replay
 from domain.core.events import CampaignCreated
 from domain.gil_ennis import GAME as GIL_ENNIS
 from projections.views import Choice, choices, seat_view
@@ -11,7 +11,7 @@ from tests.support.dice_race import GAME as DICE
 
 def started(game: Any, seats: tuple[str, ...], seed: int = 5) -> Any:
     created = CampaignCreated(game.info.name, game.info.ruleset, seed, "s", seats, {})
-    state = game.initial(created)
+    state = evolve(game, None, created)
     events = [(1, created), *enumerate(game.setup(state), start=2)]
     return replay(game, events)
 

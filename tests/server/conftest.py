@@ -5,15 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from clients.replica import Replica
 from server.app import create_app
+from server.fresh import Fresh
 from server.service import CampaignService
 from server.store.redis import RedisStore
 from tests.redis_support import delete_prefix
@@ -54,16 +52,25 @@ def wait_ready(base: str, *, timeout: float = READY_TIMEOUT_S, path: str = "/hea
     raise TimeoutError(f"{base}{path} did not answer within {timeout} s (last: {last!r}).")
 
 
+class OneSalt(Fresh):
+    """Fresh ids and seeds, but one salt for every campaign (shaped like a real one: 16 hex
+    digits). Chance is keyed by the seed and the salt together, so with this a test's seeded
+    campaign plays the same game on every run."""
+
+    def salt(self) -> str:
+        return "7e57" * 4
+
+
 class Live:
     def __init__(self, port: int) -> None:
         self.port = port
         self.redis_url: str | None = None
         self.prefix: str | None = None
         """The store the server uses, for tests that look behind it."""
+        self.process: subprocess.Popen[bytes] | None = None
+        """The server's own process, when it runs in one (to kill it)."""
         self.http = f"http://127.0.0.1:{port}"
         self.ws = f"ws://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-        """The server's own process, when it runs in one (``server_process``)."""
 
 
 @contextlib.contextmanager
@@ -179,47 +186,6 @@ async def socket_to(
         open_timeout=10,
     ) as connection:
         yield Socket(connection)
-
-
-ROOT = Path(__file__).resolve().parents[2]
-LAUNCH = (
-    "import sys; from tests.support import dice_race; dice_race.register(); "
-    "from server.serve import serve; from server.settings import load; "
-    "serve(load(host='127.0.0.1', port=int(sys.argv[1]), "
-    "redis_url=sys.argv[2] or None, data_dir=sys.argv[3]))"
-)
-
-
-@contextlib.contextmanager
-def server_process(redis_url: str | None, prefix: str, data_dir: Path) -> Iterator[Live]:
-    """A ``tabletale`` server in a process of its own (with the test game registered) on a free
-    loopback port, under Redis key prefix ``prefix``; stopped when the block ends."""
-    port = free_port()
-    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix}
-    process = subprocess.Popen(
-        [sys.executable, "-c", LAUNCH, str(port), redis_url or "", str(data_dir)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        try:
-            wait_ready(f"http://127.0.0.1:{port}")
-        except TimeoutError:
-            process.kill()
-            _, err = process.communicate(timeout=10)
-            pytest.fail(f"The server did not start:\n{err.decode(errors='replace')}")
-        live = Live(port)
-        live.process = process
-        yield live
-    finally:
-        process.terminate()
-        try:
-            process.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
 
 
 Factory = Callable[[], Starlette]

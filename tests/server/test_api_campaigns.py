@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+import redis.asyncio
 
 from domain.core.hashing import seed_commitment
 from server.auth import token_hash
-from tests.server.conftest import auth
+from tests.server.conftest import Live, auth
 
 
 async def create(api: httpx.AsyncClient, **body: object) -> dict[str, object]:
@@ -23,7 +26,7 @@ async def test_create_returns_one_token_per_seat_and_the_seed_hash(api: httpx.As
     assert isinstance(created["seed_hash"], str) and len(created["seed_hash"]) == 64
 
 
-async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncClient) -> None:
+async def test_tokens_are_stored_only_as_hashes(live: Live, api: httpx.AsyncClient) -> None:
     created = await create(api)
     token = created["seats"]["player"]  # type: ignore[index]
     listed = (await api.get(f"/api/campaigns/{created['id']}")).json()
@@ -31,6 +34,25 @@ async def test_tokens_are_stored_only_as_hashes(live: object, api: httpx.AsyncCl
     state = await api.get(f"/api/campaigns/{created['id']}/state", headers=auth(token))
     assert state.json()["seat"] == "player"
     assert token_hash(token) != token
+    # Nothing the store holds has the token in it; its hash is there.
+    assert live.redis_url is not None
+    client: Any = redis.asyncio.Redis.from_url(live.redis_url)  # replies are bytes
+    try:
+        stored = b""
+        async for key in client.scan_iter(match=f"{live.prefix}:*"):
+            match (await client.type(key)).decode():
+                case "hash":
+                    stored += b"".join(k + v for k, v in (await client.hgetall(key)).items())
+                case "stream":
+                    stored += b"".join(b"".join(f.values()) for _, f in await client.xrange(key))
+                case "zset":
+                    stored += b"".join(await client.zrange(key, 0, -1))
+                case "set":
+                    stored += b"".join(await client.smembers(key))
+        assert token.encode() not in stored
+        assert token_hash(token).encode() in stored
+    finally:
+        await client.aclose()
 
 
 async def test_unknown_game_is_a_bad_request(api: httpx.AsyncClient) -> None:
@@ -80,6 +102,18 @@ async def test_private_campaign_refuses_spectators_and_leaves_the_catalog(
     assert public["id"] in ids and private["id"] not in ids
 
 
+async def test_statistics_do_not_reveal_private_campaigns(api: httpx.AsyncClient) -> None:
+    await create(api)
+    private = await create(api, private=True)
+    token = private["seats"]["player"]  # type: ignore[index]
+    # Reading the private campaign with its token builds its catalog entry all the same.
+    shown = await api.get(f"/api/campaigns/{private['id']}", headers=auth(token))
+    assert shown.status_code == 200 and shown.json()["private"] is True
+    stats = (await api.get("/api/stats")).json()["games"]
+    (dice,) = [game for game in stats if game["game"] == "dice-race"]
+    assert dice["totals"]["games"] == 1 and dice["totals"]["running"] == 1
+
+
 async def test_catalog_is_paged_newest_first(api: httpx.AsyncClient) -> None:
     made = [(await create(api))["id"] for _ in range(5)]
     first = (await api.get("/api/campaigns", params={"limit": 2})).json()
@@ -126,3 +160,22 @@ async def test_the_games_endpoint_lists_facts_and_options(api: httpx.AsyncClient
     assert eila["options"]["additionalProperties"] is False
     refused = await api.post("/api/campaigns", json={"game": "eila", "options": {"mode": "hard"}})
     assert refused.status_code == 400 and "mode" in refused.json()["error"]["message"]
+
+
+async def test_a_games_public_content_names_what_its_views_show(api: httpx.AsyncClient) -> None:
+    gil_ennis = (await api.get("/api/games/gil-ennis/content")).json()
+    assert gil_ennis["map"]["trail"][0] == {
+        "id": "hollow-creek",
+        "name": "Hollow Creek",
+        "special": None,
+    }
+    assert [path["id"] for path in gil_ennis["map"]["paths"]] == ["ridge", "valley"]
+    assert {dream["id"] for dream in gil_ennis["dreams"]} >= {"lantern-under-water"}
+    eila = (await api.get("/api/games/eila/content")).json()
+    assert eila["resources"][0] == ["food", "Food"] and eila["storage"]["fear"] == 8
+    assert eila["items"]["I01"]["name"] == "Brass Key"
+    assert "cards" not in eila, "story cards are met in play, not looked up"
+    response = await api.get("/api/games/dice-race/content")
+    assert response.json() == {} and response.headers["cache-control"].startswith("public")
+    missing = await api.get("/api/games/chess/content")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"

@@ -206,3 +206,39 @@ async def test_a_finished_reseeded_fork_reveals_the_seed_it_published(
     assert seen["seed"] == 77
     assert seed_commitment(seen["seed"], seen["salt"]) == fork["seed_hash"]
     assert (await state(api, created["id"]))["seed"] is None  # the parent still runs
+
+
+async def test_state_and_timeline_list_the_fork_and_rewind_points(api: httpx.AsyncClient) -> None:
+    created = await two_seats(api)
+    cid = created["id"]
+    seat, _ = await mover(api, created)
+    await act(api, cid, created["seats"][seat], "hold", 2, "h")
+    seen = await state(api, cid)
+    assert (seen["fork_points"], seen["rewind_points"]) == ([2, 3], [2])
+    timeline = (await api.get(f"/api/campaigns/{cid}/timeline")).json()
+    assert (timeline["fork_points"], timeline["rewind_points"]) == ([2, 3], [2])
+    refused = await api.post(
+        f"/api/campaigns/{cid}/fork", json={"at": 1}, headers=auth(created["seats"]["red"])
+    )
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"].endswith("the nearest is version 2.")
+
+
+async def test_a_finished_campaign_refuses_a_rewind_and_lists_none(api: httpx.AsyncClient) -> None:
+    created = (
+        await api.post("/api/campaigns", json={"game": "dice-race", "options": {"target": 6}})
+    ).json()
+    cid, token = created["id"], created["seats"]["player"]
+    seen = await state(api, cid, token)
+    for step in range(100):
+        if seen["outcome"] != "running":
+            break
+        await act(api, cid, token, "roll", seen["version"], f"r{step}")
+        seen = await state(api, cid, token)
+    assert seen["outcome"] == "won" and seen["rewind_points"] == []
+    refused = await api.post(f"/api/campaigns/{cid}/rewind", json={"to": 2}, headers=auth(token))
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert error["code"] == "illegal_action" and "Fork it with 'reseed'" in error["message"]
+    forked = await api.post(f"/api/campaigns/{cid}/fork", json={"at": 2, "reseed": True})
+    assert forked.status_code == 201

@@ -26,7 +26,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.redis_support import delete_prefix
-from tests.server.conftest import Live, Socket, auth, free_port, server_process, socket_to
+from tests.server.conftest import Live, Socket, auth, free_port, socket_to
+from tests.server.test_redis_processes import server_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "deploy" / "haproxy.cfg"

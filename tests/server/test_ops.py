@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import httpx
 from starlette.routing import Route, WebSocketRoute
 
@@ -12,21 +15,55 @@ async def test_health_and_readiness(api: httpx.AsyncClient) -> None:
     assert (await api.get("/readyz")).status_code == 200
 
 
+def refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                yield value
+            else:
+                yield from refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from refs(value)
+
+
 async def test_openapi_lists_every_route(api: httpx.AsyncClient) -> None:
     schema = (await api.get("/openapi.json")).json()
     assert schema["openapi"].startswith("3.")
+    components = schema["components"]["schemas"]
+    error = {"$ref": "#/components/schemas/ErrorResponse"}
     for route in routes():
         assert isinstance(route, Route | WebSocketRoute)
         assert route.path in schema["paths"], route.path
-        if isinstance(route, Route):
-            for method in route.methods or ():
-                if method != "HEAD":
-                    assert method.lower() in schema["paths"][route.path], (route.path, method)
-    components = schema["components"]["schemas"]
+        if isinstance(route, WebSocketRoute):
+            socket = schema["paths"][route.path]["get"]
+            assert "101" in socket["responses"]
+            assert socket["x-client-messages"]["anyOf"] and socket["x-server-messages"]["anyOf"]
+            continue
+        for method in route.methods or ():
+            if method == "HEAD":
+                continue
+            op = schema["paths"][route.path][method.lower()]
+            (ok,) = {"200", "201"} & op["responses"].keys()
+            (body,) = op["responses"][ok]["content"].values()
+            assert body["schema"], (route.path, method)
+            assert op["responses"]["default"]["content"]["application/json"]["schema"] == error
+            params = {p["name"] for p in op["parameters"] if p["in"] == "path"}
+            assert params == set(route.param_convertors), route.path
     for name in ("CreateCampaign", "CreatedOut", "StateOut", "ErrorResponse", "Hello", "Welcome"):
         assert name in components
-    created = schema["paths"]["/api/campaigns"]["post"]["requestBody"]
-    assert created["content"]["application/json"]["schema"]["$ref"].endswith("CreateCampaign")
+    for ref in refs(schema):
+        assert ref.removeprefix("#/components/schemas/") in components, ref
+    created = schema["paths"]["/api/campaigns"]["post"]
+    assert created["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "CreateCampaign"
+    )
+    assert created["responses"]["201"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "CreatedOut"
+    )
+    state = schema["paths"]["/api/campaigns/{id}/state"]["get"]
+    assert [p["name"] for p in state["parameters"]] == ["id", "at"]
+    assert state["security"] == [{}, {"seatToken": []}]
 
 
 async def test_metrics_count_accepted_and_rejected_actions(api: httpx.AsyncClient) -> None:

@@ -4,6 +4,9 @@ sockets on the other."""
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -15,9 +18,55 @@ import pytest
 from server.store.redis_cluster import primary_urls
 from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix, running_redis
-from tests.server.conftest import Live, auth, server_process, socket_to
+from tests.server.conftest import Live, auth, free_port, socket_to, wait_ready
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+LAUNCH = (
+    "import sys; from tests.support import dice_race; dice_race.register(); "
+    "from server.serve import serve; from server.settings import load; "
+    "serve(load(host='127.0.0.1', port=int(sys.argv[1]), "
+    "redis_url=sys.argv[2] or None, data_dir=sys.argv[3]))"
+)
+
+
+@contextlib.contextmanager
+def server_process(
+    redis_url: str | None, prefix: str, data_dir: Path, *, settings: dict[str, str] | None = None
+) -> Iterator[Live]:
+    """A server process; ``settings`` are more ``TABLETALE_*`` variables for it."""
+    port = free_port()
+    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix, **(settings or {})}
+    data_dir.mkdir(parents=True, exist_ok=True)
+    # The log goes to a file: a pipe nobody reads would stop a talkative server when it fills.
+    log_path = data_dir / f"server-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, str(port), redis_url or "", str(data_dir)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+    try:
+        try:
+            wait_ready(f"http://127.0.0.1:{port}")
+        except TimeoutError:
+            process.kill()
+            process.wait(timeout=10)
+            pytest.fail(f"The server did not start:\n{log_path.read_text(errors='replace')}")
+        live = Live(port)
+        live.process = process
+        yield live
+    finally:
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 @pytest.fixture(params=["single", "cluster"])

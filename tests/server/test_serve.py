@@ -1,4 +1,5 @@
-"""``serve`` without a Redis URL: the embedded SQLite store under the data directory."""
+"""``serve`` without a Redis URL: the embedded SQLite store under the data directory; the
+address to open in a browser said second."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from pathlib import Path
 
 import httpx
 
-from tests.server.conftest import LAUNCH, ROOT, free_port, wait_ready
+from server.serve import browser_url
+from server.settings import load
+from tests.server.conftest import free_port, wait_ready
+from tests.server.test_redis_processes import LAUNCH, ROOT
+
+
+def test_a_wildcard_host_is_opened_on_loopback() -> None:
+    assert browser_url(load({}, host="0.0.0.0", port=8000)) == "http://127.0.0.1:8000/"
+    assert browser_url(load({}, host="::", port=80)) == "http://[::1]:80/"
+    assert browser_url(load({}, host="example.org", port=8000)) == "http://example.org:8000/"
 
 
 def test_without_redis_the_sqlite_store_is_used_and_said_first(tmp_path: Path) -> None:
@@ -28,9 +38,11 @@ def test_without_redis_the_sqlite_store_is_used_and_said_first(tmp_path: Path) -
             created = http.post("/api/campaigns", json={"game": "dice-race"}).json()
             assert http.get(f"/api/campaigns/{created['id']}/state").json()["version"] == 2
             assert http.get("/readyz").status_code == 200
+            assert http.get("/").headers["content-type"].startswith("text/html")
     finally:
         process.terminate()
         _, err = process.communicate(timeout=15)
-    first = err.decode().splitlines()[0]
+    first, second = err.decode().splitlines()[:2]
     assert "SQLite" in first and str(tmp_path) in first
+    assert second.endswith(f"Open http://127.0.0.1:{port}/ in a browser.")
     assert (tmp_path / "tabletale.sqlite3").exists()

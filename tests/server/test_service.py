@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.errors import IllegalAction, NotYourTurn
+from domain.core.errors import IllegalAction, NotYourTurn, UnsupportedRuleset
+from server.errors import classify, status_for
 from server.fresh import Counted
 from server.service import CampaignService
 from server.store.base import VersionConflict
 from server.store.memory import MemoryStore
+from tests.support.retired import retire
 
 
 @pytest.fixture
@@ -51,6 +53,27 @@ async def test_resubmitted_command_returns_original_result(service: CampaignServ
     assert again.duplicate and (again.first, again.last) == (first.first, first.last)
     assert again.events[0].hash == first.events[0].hash
     assert (await service.state_at(c.id))[0] == 3
+
+
+async def test_a_resent_command_is_a_duplicate_whatever_version_it_names(
+    service: CampaignService,
+) -> None:
+    c = await service.create("dice-race", seed=3, seats=["red", "blue"], options={"target": 500})
+    _, state = await service.state_at(c.id)
+    mover = service_game_to_act(state)
+    first = await service.act(c.id, mover, "roll", expected_version=2, command_id="r")
+    # The client saw its own answer's version and resends naming it: the rules would now say
+    # "not your turn", the version is the head, and still it is the same command.
+    for named in (first.last, first.last + 5, 1):
+        again = await service.act(c.id, mover, "roll", expected_version=named, command_id="r")
+        assert again.duplicate and (again.first, again.last) == (first.first, first.last)
+    # The other seat's command with the same id is the same command too: ids are per campaign.
+    other = "blue" if mover == "red" else "red"
+    again = await service.act(c.id, other, "hold", expected_version=first.last, command_id="r")
+    assert again.duplicate
+    assert (await service.state_at(c.id))[0] == first.last
+    with pytest.raises(NotYourTurn):
+        await service.act(c.id, mover, "roll", expected_version=first.last, command_id="new")
 
 
 async def test_wrong_seat_and_unknown_action(service: CampaignService) -> None:
@@ -117,7 +140,7 @@ async def test_verify_names_first_divergent_event(service: CampaignService) -> N
     report = await service.verify(c.id)
     assert not report.ok
     assert report.first_divergence is not None and report.first_divergence.version == 4
-    assert Envelope  # the envelope layout is array-like: [event, hash, seat, command, at_ms]
+    assert Envelope  # array-like: [event, hash, seat, command, at_ms, settled]
 
 
 async def test_state_at_uses_snapshots_and_matches_full_replay(service: CampaignService) -> None:
@@ -140,7 +163,7 @@ async def test_a_reseeded_fork_cannot_be_rewound_to_its_parents_luck(
     await play(service, c.id, 4)
     fork = await service.fork(c.id, 4, reseed=99)
     await play(service, fork.id, 3, tag="f")
-    with pytest.raises(IllegalAction, match="rewound to versions 5 to"):
+    with pytest.raises(IllegalAction, match=r"reseeded at version 5.*nearest is version 5"):
         await service.rewind(fork.id, 4)
     rewound = await service.rewind(fork.id, 5)
     assert rewound.last == 9
@@ -149,3 +172,19 @@ async def test_a_reseeded_fork_cannot_be_rewound_to_its_parents_luck(
     plain = await service.fork(fork.id, 6)
     assert (await service.store.info(plain.id)).attrs["seeded_at"] == "5"
     assert plain.seed_hash == fork.seed_hash
+
+
+async def test_a_campaign_of_a_retired_ruleset_is_refused_with_a_typed_error() -> None:
+    store = MemoryStore()
+    service = CampaignService(store, fresh=Counted("o", 1), clock=lambda: 0, snapshot_every=2)
+    c = await service.create("dice-race", seed=5, options={"target": 500})
+    await play(service, c.id, 4)
+    retire(store, c.id, "dice-race/0")
+    # A process that never saw it refuses it, though a snapshot would spare the replay version 1.
+    cold = CampaignService(store)
+    with pytest.raises(UnsupportedRuleset, match="'dice-race/0'") as refused:
+        await cold.head(c.id)
+    body = classify(refused.value)
+    assert body is not None and body.code == "unsupported_ruleset" and status_for(body) == 409
+    with pytest.raises(UnsupportedRuleset):
+        await cold.verify(c.id)

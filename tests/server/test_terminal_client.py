@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from clients.terminal import HELP, play, start
 from tests.server.conftest import Live
@@ -14,8 +15,8 @@ async def test_a_player_types_numbers_and_the_campaign_moves_on(live: Live) -> N
     typed = iter(["9", "x", "1", "1", "q"])
     status = await play(live.http, campaign, token, read=lambda _: next(typed), write=screen.append)
     assert status == 0
-    headers = [line for line in screen if line.startswith("== version")]
-    versions = [int(line.split()[2]) for line in headers]
+    headers = [line for line in screen if line.startswith("== Eila and Something Shiny · ")]
+    versions = [int(re.search(r"version (\d+)", line)[1]) for line in headers]  # type: ignore[index]
     assert versions == sorted(versions) and versions[-1] > versions[0]
     assert f"'9' is not one of the actions. {HELP}" in screen
     assert f"'x' is not one of the actions. {HELP}" in screen

@@ -19,6 +19,12 @@ from tests.server.conftest import Live
 MAX_STEPS = 2_000
 
 
+def careless(seat: Seat, chance: Chance) -> str:
+    """Any legal action but abandoning the campaign."""
+    playing = [a for a in seat.legal_actions if not a["label"].startswith("Abandon")]
+    return str(playing[chance.below(len(playing))]["id"])
+
+
 async def test_chapter_zero_lost_retried_won_then_chapter_one_begins(live: Live) -> None:
     assert live.redis_url is not None and live.prefix is not None
     created = await create_campaign(live.http, "eila", seed=31, options={"chapter": 0})
@@ -30,8 +36,7 @@ async def test_chapter_zero_lost_retried_won_then_chapter_one_begins(live: Live)
             assert seat.view["chapter"] == 0 and seat.view["day"] == 1
             # carelessly, until the chapter is lost
             while seat.view["chapter_outcome"] == "running":
-                pick = seat.legal_actions[chance.below(len(seat.legal_actions))]
-                await seat.act(pick["id"])
+                await seat.act(careless(seat, chance))
                 assert len(seat.events) < MAX_STEPS
             assert seat.view["chapter_outcome"] == "lost"
             await seat.act(seat.action_id("Try chapter 0 again"))
@@ -57,12 +62,12 @@ async def test_the_player_sees_counts_not_the_hidden_order(live: Live) -> None:
         view: dict[str, Any] = seat.view
         assert isinstance(view["upcoming_count"], int) and view["upcoming_count"] > 0
         assert "upcoming" not in view and "rng" not in view
-        assert all(a["label"][:3] in ("A: ", "B: ", "C: ") for a in seat.legal_actions)
+        options = [a for a in seat.legal_actions if a["label"] != "Abandon the campaign"]
+        assert all(a["label"][:3] in ("A: ", "B: ", "C: ") for a in options)
         # play on until a night shuffles the Future into the upcoming deck
         shuffles: list[dict[str, Any]] = []
         while not shuffles and seat.outcome == "running" and len(seat.events) < MAX_STEPS:
-            pick = seat.legal_actions[chance.below(len(seat.legal_actions))]
-            await seat.act(pick["id"])
+            await seat.act(careless(seat, chance))
             shuffles = [e for e in seat.events if e["event"]["type"] == "eila/future_shuffled"]
         assert shuffles, "a night came"
         shuffled = shuffles[0]["event"]

@@ -148,6 +148,26 @@ async def test_messagepack_frames_when_the_subprotocol_is_asked_for(
         assert msgspec.msgpack.decode(await binary(player))["code"] == "bad_request"
 
 
+async def test_a_frame_of_the_other_kind_gets_a_typed_error_and_the_socket_stays_open(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    created = await create(api, options={"target": 500})
+    token = created["seats"]["player"]
+    hello = {"type": "hello", "token": token}
+    async with socket_to(live, created["id"], subprotocols=["tabletale.msgpack"]) as player:
+        await player.connection.send(json.dumps(hello))  # text on a MessagePack socket
+        error = msgspec.msgpack.decode(await binary(player))
+        assert error["type"] == "error" and error["code"] == "bad_request"
+        assert "binary frames" in error["message"]
+        await player.connection.send(msgspec.msgpack.encode(hello))
+        assert msgspec.msgpack.decode(await binary(player))["type"] == "welcome"
+    async with socket_to(live, created["id"]) as player:
+        await player.connection.send(msgspec.json.encode(hello))  # binary on a JSON socket
+        error = await player.expect("error")
+        assert error["code"] == "bad_request" and "text frames" in error["message"]
+        assert (await player.hello(token))["version"] == 2
+
+
 async def binary(player: Socket) -> bytes:
     raw = await player.connection.recv()
     assert isinstance(raw, bytes)

@@ -1,37 +1,39 @@
-"""The automatic part of play: the effect queue runs until an effect needs a choice.
+"""The automatic part of play: the effect stack runs until an effect needs a choice.
 
 :func:`run` applies the golden rule (effects left to right, top to bottom), places the card when
-its option is done, reveals the next card or begins the night, and ends the chapter the moment HP
-runs out. Each event is applied as it is emitted, so every later step sees the state it leaves.
+its option is done, reveals the next card or begins the night, and sets a chapter's unique
+elements up (Additional Rule 02). The :class:`Emitter` ends the chapter the moment HP runs out, in
+the same batch of events as the loss: the rulebook's "losing the last HP makes you lose a
+chapter", so nothing (a flower, a healing spell) can be used after it.
 """
 
 from __future__ import annotations
 
 from domain.core.rng import Chance
-from domain.eila.content import ContentPack, Effect, Option
+from domain.eila.content import ContentPack
 from domain.eila.events import (
-    CardFetched,
     CardPlaced,
     CardRevealed,
     ChapterLost,
     ChapterOpened,
     ChapterSetUp,
     ChapterWon,
-    EffectSkipped,
+    DawnPeeked,
     EilaEvent,
-    FearTaken,
+    FrameDone,
     FutureShuffled,
-    HeartBroken,
-    HeartGained,
-    ItemAcquired,
-    ItemsDiscarded,
+    MarketDrawn,
+    MineLaidOut,
     NightBegan,
-    ResourcePaid,
     TimeMarked,
 )
+from domain.eila.rules.effects import automatic
 from domain.eila.rules.evolve import evolve
-from domain.eila.rules.storage import fear_plan, goal_achieved, have
+from domain.eila.rules.holdings import has_trait
+from domain.eila.rules.storage import goal_achieved
 from domain.eila.state import EilaState
+
+OVER = ("won", "lost", "abandoned")
 
 
 class Emitter:
@@ -47,78 +49,32 @@ class Emitter:
         return [event for event, _ in self.steps]
 
     def emit(self, event: EilaEvent) -> None:
+        before = self.state.hp
         self.state = evolve(self.pack, self.state, event)
         self.steps.append((event, self.state))
-
-
-def current_option(pack: ContentPack, state: EilaState) -> Option:
-    card = pack.cards[state.present]
-    return next(o for o in card.options if o.letter == state.option)
-
-
-def current_effect(pack: ContentPack, state: EilaState) -> Effect | None:
-    if state.phase != "resolving":
-        return None
-    effects = current_option(pack, state).effects
-    return effects[state.step] if state.step < len(effects) else None
-
-
-def automatic(pack: ContentPack, state: EilaState, effect: Effect) -> EilaEvent | None:
-    """The event that resolves ``effect`` on its own, or None when the player must choose."""
-    match effect.kind:
-        case "gain" if effect.resource == "fear":
-            to_store, hearts, room = fear_plan(pack, state.resources, effect.amount)
-            return None if room else FearTaken(to_store, hearts)
-        case "gain":
-            return None
-        case "lose":
-            return ResourcePaid(
-                effect.resource, min(effect.amount, have(state.resources, effect.resource))
-            )
-        case "blue" | "red" | "habit":
-            deck = {"blue": state.blue_deck, "red": state.red_deck, "habit": state.habit_deck}
-            if effect.card in deck[effect.kind]:
-                return CardFetched(effect.card)
-            return EffectSkipped(f"card {effect.card} is not in its deck")
-        case "item":
-            missing = [i for i in effect.items if i not in state.items]
-            if not missing:
-                return EffectSkipped("the item is already held")
-            return ItemAcquired(missing[0]) if len(missing) == 1 else None
-        case "discard_item":
-            held = tuple(i for i in effect.items if i in state.items)
-            if not held:
-                return EffectSkipped("no such item is held")
-            return ItemsDiscarded(held) if len(held) <= effect.count else None
-        case "heart":
-            return HeartGained(min(effect.amount, state.max_hp - state.hp))
-        case "broken_heart":
-            return HeartBroken(min(effect.amount, state.hp))
-    raise ValueError(f"The effect kind {effect.kind!r} is not known.")
+        if self.state.hp <= 0 < before and self.state.phase not in OVER:
+            self.emit(ChapterLost(self.state.chapter, "hp"))
 
 
 def run(out: Emitter) -> None:
     pack = out.pack
     while True:
         state = out.state
-        if state.phase == "resolving":
-            option = current_option(pack, state)
-            if state.step >= len(option.effects):
-                out.emit(CardPlaced(state.present, option.destination))
+        if state.phase in OVER:
+            return
+        if state.frames:
+            top = state.frames[-1]
+            if top.step >= len(top.effects):
+                out.emit(CardPlaced(state.present, top.place) if top.place else FrameDone())
                 continue
-            event = automatic(pack, state, option.effects[state.step])
+            event = automatic(pack, state, top.effects[top.step])
             if event is None:
                 return
             out.emit(event)
-            if out.state.hp <= 0:
-                out.emit(ChapterLost(state.chapter, "hp"))
-                return
             continue
         if state.phase == "day" and not state.present:
-            if state.upcoming:
-                out.emit(CardRevealed(state.upcoming[0]))
-            else:
-                out.emit(NightBegan())
+            out.emit(CardRevealed(state.upcoming[0]) if state.upcoming else NightBegan())
+            continue
         return
 
 
@@ -127,15 +83,19 @@ def end_night(out: Emitter) -> None:
     state = out.state
     out.emit(TimeMarked("energy" if state.resources.energy > 0 else "heart"))
     state = out.state
-    if state.hp <= 0:
-        out.emit(ChapterLost(state.chapter, "hp"))
-    elif len(state.time_track) >= out.pack.ruleset.time_track:
+    if state.phase in OVER:
+        return
+    if len(state.time_track) >= out.pack.ruleset.time_track:
         out.emit(ChapterLost(state.chapter, "time"))
-    else:
-        chance = Chance(state.rng)
-        order = chance.shuffled(state.future)
-        out.emit(FutureShuffled(order, chance.rng.draws, len(order)))
-        run(out)
+        return
+    chance = Chance(state.rng)
+    order = chance.shuffled(state.future)
+    out.emit(FutureShuffled(order, chance.rng.draws, len(order)))
+    # A pocket watch shows the day's first card, which may then go last (Appendix).
+    if len(out.state.upcoming) >= 2 and has_trait(out.pack, out.state, "pocket_watch"):
+        out.emit(DawnPeeked())
+        return
+    run(out)
 
 
 def check_win(out: Emitter) -> None:
@@ -150,5 +110,27 @@ def begin_chapter(out: Emitter, chapter: int, attempt: int) -> None:
     if len(habits) >= 2:
         out.emit(ChapterOpened(chapter, attempt))
         return
-    out.emit(ChapterSetUp(chapter, attempt, habits))
+    set_up(out, ChapterSetUp(chapter, attempt, habits))
+
+
+def set_up(out: Emitter, event: ChapterSetUp) -> None:
+    """The chapter's set-up, its unique elements laid out, then its first card revealed."""
+    out.emit(event)
+    chapter = out.pack.chapters[event.chapter]
+    if chapter.mine is not None:
+        chance = Chance(out.state.rng)
+        groups: dict[str, list[int]] = {}
+        for index, place in enumerate(chapter.mine.slots):
+            groups.setdefault(place.group, []).append(index)
+        tiles = [""] * len(chapter.mine.slots)
+        for group, slots in groups.items():
+            pool = sorted(t for t, tile in chapter.mine.tiles.items() if tile.group == group)
+            for slot, drawn in zip(slots, chance.shuffled(pool), strict=False):
+                tiles[slot] = drawn
+        out.emit(MineLaidOut(tuple(tiles), chance.rng.draws))
+    for market in chapter.markets:
+        chance = Chance(out.state.rng)
+        offered = chance.shuffled(market.cards)[: market.draw]
+        cards = tuple(c for c in market.cards if c in offered)
+        out.emit(MarketDrawn(market.name, cards, chance.rng.draws))
     run(out)

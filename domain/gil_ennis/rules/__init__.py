@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from domain.core.errors import IllegalAction, NotYourTurn
 from domain.gil_ennis.actions import (
+    AddDrawn,
+    Assign,
     Calm,
     CashInsights,
     DreamAlone,
@@ -29,13 +31,16 @@ from domain.gil_ennis.actions import (
     Wake,
 )
 from domain.gil_ennis.events import GilEnnisEvent
-from domain.gil_ennis.rules import final_night, journey, pitch, sleep
+from domain.gil_ennis.rules import final_night, journey, pitch, placing, sleep
 from domain.gil_ennis.rules.common import Candidate
 from domain.gil_ennis.rules.powers import decide_power
 from domain.gil_ennis.state import GilEnnisState
 
 
 def candidates(state: GilEnnisState) -> list[Candidate]:
+    if placing.waiting(state):
+        # Rolled dice wait to be placed: that decision comes before anything else.
+        return placing.candidates(state)
     match state.phase:
         case "hike":
             return journey.hike_candidates(state)
@@ -66,6 +71,8 @@ def decide(state: GilEnnisState, seat: str, action: object) -> list[GilEnnisEven
 
 def events_of(state: GilEnnisState, seat: str, action: GilEnnisAction) -> list[GilEnnisEvent]:
     match action:
+        case Assign() | AddDrawn():
+            return placing.decide(state, action)
         case UsePower():
             return decide_power(state, action)
         case Hike() | TakePath() | Eat() | Stow():

@@ -9,6 +9,8 @@ from msgspec.structs import replace
 from domain.gil_ennis.events import (
     Ate,
     CampBroken,
+    DiceAssigned,
+    DiceDrawn,
     DiceRerolled,
     DiceRolled,
     DieDiscarded,
@@ -16,6 +18,7 @@ from domain.gil_ennis.events import (
     DieGiven,
     DiePlaced,
     DiePledged,
+    DrawnDieAdded,
     DreamersChosen,
     DreamFailed,
     DreamFulfilled,
@@ -52,24 +55,39 @@ def evolve(state: GilEnnisState, event: GilEnnisEvent) -> GilEnnisState:
                 hand=faces[0], backpack=tuple(sorted(faces[1:4], reverse=True)), pocket=faces[4]
             )
             return with_character(_rng(state, draws), who, card)
+        case DiceDrawn(character=who, faces=faces, draws=draws):
+            card = replace(_card(state, who), rolled=faces)
+            return with_character(_rng(state, draws), who, card)
+        case DiceAssigned(character=who, hand=hand, backpack=backpack, pocket=pocket):
+            card = replace(_card(state, who), hand=hand, backpack=backpack, pocket=pocket)
+            card = replace(card, rolled=())
+            return _set_out(with_character(state, who, card))
+        case DrawnDieAdded(character=who, value=value):
+            card = _card(state, who)
+            rolled = list(card.rolled)
+            rolled.remove(value)
+            card, _ = push_in(replace(card, rolled=tuple(rolled)), value)
+            return with_character(state, who, card)
         case DreamsShuffled(order=order, draws=draws):
-            phase = "hike" if state.phase == "setup" else state.phase
-            return replace(_rng(state, draws), deck=order, discard=(), phase=phase)
+            return _set_out(replace(_rng(state, draws), deck=order, discard=()))
         case Hiked(day=day, campsite=site, path=path):
+            summit = site == "summit"
             return replace(
                 state,
                 day=day,
                 path=path or state.path,
-                phase="final_night" if site == "summit" else "pitch",
-                step="",
+                phase="final_night" if summit else "pitch",
+                step="" if summit else "campsite",
                 special_used=False,
+                cashed=(),
                 used_round=(),
                 ready=(),
                 gil=replace(state.gil, organized=False),
                 ennis=replace(state.ennis, organized=False),
             )
-        case SpecialActionTaken():
-            return replace(state, special_used=True)
+        case SpecialActionTaken(special=special, character=who):
+            cashed = (*state.cashed, who) if special == "cash_insights" else state.cashed
+            return replace(state, special_used=True, cashed=cashed)
         case DiceRerolled(character=who, slots=slots, old=old, new=new, draws=draws):
             card = _card(state, who)
             for slot, before, after in zip(slots, old, new, strict=True):
@@ -93,6 +111,8 @@ def evolve(state: GilEnnisState, event: GilEnnisEvent) -> GilEnnisState:
             return with_character(state, receiver, card)
         case PowerUsed(character=who, power=power, slot=slot, old=old, new=new, draws=draws):
             state = with_character(state, who, change(_card(state, who), slot, old, new))
+            if state.phase == "pitch" and state.step == "campsite":
+                state = replace(state, step="abilities")
             return replace(
                 _rng(state, draws),
                 used_round=(*state.used_round, power),
@@ -100,7 +120,7 @@ def evolve(state: GilEnnisState, event: GilEnnisEvent) -> GilEnnisState:
             )
         case SuppliesOrganized(character=who, slot=slot, value=value, target=target):
             card = organize(_card(state, who), slot, value, target, event.target_value)
-            return with_character(state, who, card)
+            return replace(with_character(state, who, card), step="organize")
         case TurnedIn(seat=seat, nightfall=nightfall):
             if nightfall:
                 return replace(state, ready=(), phase="sleep", step="choose")
@@ -151,6 +171,13 @@ def evolve(state: GilEnnisState, event: GilEnnisEvent) -> GilEnnisState:
             return replace(state, result=result, phase="over", step="")
         case _:
             assert_never(event)
+
+
+def _set_out(state: GilEnnisState) -> GilEnnisState:
+    """Set-up ends once the deck is shuffled and every rolled die has its slot."""
+    if state.phase != "setup" or not state.deck or state.gil.rolled or state.ennis.rolled:
+        return state
+    return replace(state, phase="hike", step="")
 
 
 def _morning(state: GilEnnisState, level: int, *, dreamed: bool) -> GilEnnisState:

@@ -1,5 +1,11 @@
-"""PITCH: the campsite's one-time special action, character abilities, organizing supplies, and
-turning in for the night. The three may come in any order; each seat turns in when it is done."""
+"""PITCH, in the rulebook's order: i. the campsite's one-time special action, ii. character
+abilities (and insights used in PITCH), iii. organizing supplies; then turning in for the night.
+
+The party is at one step at a time (``state.step``). Taking an action of a later step moves it
+there, closing the earlier ones: once an ability has changed a die, the campsite's action is gone;
+once a die has been organized, abilities are. Turning in is the pass: each seat turns in when it
+is done, and night falls when all have.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +24,6 @@ from domain.gil_ennis.content import DREAMS
 from domain.gil_ennis.events import (
     DiceRerolled,
     DieDiscarded,
-    DieDrawn,
     DieGiven,
     GilEnnisEvent,
     InsightsDiscarded,
@@ -29,6 +34,7 @@ from domain.gil_ennis.events import (
 )
 from domain.gil_ennis.inventory import choices, dice, organize_moves
 from domain.gil_ennis.rules.common import Candidate, campsite, die_label, lowered, name
+from domain.gil_ennis.rules.placing import draw_events
 from domain.gil_ennis.rules.powers import power_candidates
 from domain.gil_ennis.state import CHARACTERS, GilEnnisState, character, other, pool, seat_of
 
@@ -58,11 +64,17 @@ def _rerolls(state: GilEnnisState, who: str, where: str) -> list[Candidate]:
 
 def _specials(state: GilEnnisState) -> list[Candidate]:
     site = campsite(state)
-    if site is None or site.special is None or state.special_used:
+    if site is None or site.special is None or state.step != "campsite":
+        return []
+    # "Characters can discard INSIGHTS": each character may cash their own, once. The others
+    # are for "One character" or "Either character": one use in all.
+    if site.special != "cash_insights" and state.special_used:
         return []
     where = f"At {site.name}"
     out: list[Candidate] = []
     for who in CHARACTERS:
+        if who in state.cashed:
+            continue
         seats = (seat_of(state, who),)
         card = character(state, who)
         match site.special:
@@ -109,8 +121,28 @@ def _organizing(state: GilEnnisState) -> list[Candidate]:
     return out
 
 
+def _moving_on(found: list[Candidate], note: str) -> list[Candidate]:
+    if not note:
+        return found
+    return [Candidate(c.seats, c.action, f"{c.label} ({note})") for c in found]
+
+
 def candidates(state: GilEnnisState) -> list[Candidate]:
-    found = _specials(state) + power_candidates(state) + _organizing(state)
+    specials = _specials(state)
+    powers = power_candidates(state) if state.step in ("campsite", "abilities") else []
+    # Labels say when an action gives up what an earlier step still offers.
+    closing = {
+        (True, True): "ends steps i and ii, to organizing",
+        (True, False): "ends step i, the campsite action",
+        (False, True): "ends step ii, the abilities",
+        (False, False): "",
+    }
+    open_i, open_ii = bool(specials), bool(powers)
+    found = [
+        *specials,
+        *_moving_on(powers, closing[open_i, False]),
+        *_moving_on(_organizing(state), closing[open_i, open_ii]),
+    ]
     # A seat that has turned in is done with this pitch.
     out = [c for c in found if c.seats[0] not in state.ready]
     for seat in state.seats:
@@ -142,10 +174,7 @@ def decide(state: GilEnnisState, seat: str, action: PitchAction) -> list[GilEnni
         case CashInsights(character=who, cards=cards):
             chance = Chance(state.rng)
             events: list[GilEnnisEvent] = [_taken(state, who), InsightsDiscarded(who, cards)]
-            for _ in cards:
-                value = chance.die()
-                events.append(DieDrawn(who, value, chance.rng.draws))
-            return events
+            return events + draw_events(who, len(cards), chance)
         case Give(character=who, slot=slot, value=value):
             return [_taken(state, who), DieGiven(who, slot, value, other(who))]
         case Organize(character=who, slot=slot, value=value, target=target):

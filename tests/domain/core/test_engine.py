@@ -4,6 +4,7 @@ import msgspec
 import pytest
 
 from domain.core.engine import last_rewind, replay, states
+from domain.core.errors import UnsupportedRuleset
 from domain.core.events import CampaignCreated, Reseeded, Rewound
 from domain.core.game import action_id
 from domain.core.hashing import seed_commitment, state_hash
@@ -40,7 +41,18 @@ def test_a_rewind_to_a_version_the_replay_did_not_pass_is_refused() -> None:
 def test_reseeded_restarts_the_generator_and_nothing_else() -> None:
     before = replay(GAME, stream()[:4])
     after = replay(GAME, [*stream()[:4], (5, Reseeded(99, "s"))])
-    assert after.rng == Rng(99) and after.totals == before.totals
+    assert after.rng == Rng(99, 0, "s") and after.totals == before.totals
+
+
+def test_creation_keys_the_generator_with_seed_and_salt() -> None:
+    assert replay(GAME, stream()[:1]).rng == Rng(5, 0, "salt")
+
+
+def test_a_campaign_of_another_ruleset_is_refused_by_name() -> None:
+    old = msgspec.structs.replace(CREATED, ruleset="dice-race/0")
+    with pytest.raises(UnsupportedRuleset, match=r"'dice-race/0'.*'dice-race/1'"):
+        replay(GAME, [(1, old)])
+    assert UnsupportedRuleset.code == "unsupported_ruleset"
 
 
 def test_last_rewind_finds_the_latest() -> None:

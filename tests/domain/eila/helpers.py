@@ -8,6 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.core.engine import evolve
 from domain.core.events import CampaignCreated
 from domain.core.game import LegalAction
 from domain.core.hashing import state_hash
@@ -35,6 +36,17 @@ RULESET: Json = {
         },
     ],
 }
+
+
+def face(value: int, *, shield: bool = False, symbol: str = "") -> Json:
+    return {"value": value, "shield": shield, "symbol": symbol}
+
+
+def dice(red: list[Json], green: list[Json] | None = None) -> Json:
+    """A ruleset with combat dice of these faces (one face: a die that always shows it)."""
+    found = {"red": red, "green": green or [face(1)]}
+    return {**RULESET, "combat": {"energy_boost": 2, "dice": found}}
+
 
 ITEMS: Json = {
     "items": [
@@ -112,20 +124,33 @@ def write_pack(
     *,
     habits: list[Json] | None = None,
     ruleset: Json | None = None,
+    items: list[Json] | None = None,
+    supports: list[Json] | None = None,
+    enemies: list[Json] | None = None,
+    advanced: list[Json] | None = None,
 ) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     names = [f"chapter{c['chapter']}.json" for c in chapters]
+    manifest: Json = {
+        "ruleset": "ruleset.json",
+        "items": "items.json",
+        "habits": "habits.json",
+        "chapters": names,
+    }
     files: dict[str, Json] = {
-        "pack.json": {
-            "ruleset": "ruleset.json",
-            "items": "items.json",
-            "habits": "habits.json",
-            "chapters": names,
-        },
         "ruleset.json": ruleset or RULESET,
-        "items.json": ITEMS,
+        "items.json": ITEMS if items is None else {"items": items},
         "habits.json": {"cards": habits or [habit("H1")]},
     }
+    for role, entries, key in (
+        ("supports", supports, "supports"),
+        ("enemies", enemies, "enemies"),
+        ("advanced", advanced, "cards"),
+    ):
+        if entries is not None:
+            manifest[role] = f"{role}.json"
+            files[f"{role}.json"] = {key: entries}
+    files["pack.json"] = manifest
     files.update(zip(names, chapters, strict=True))
     for name, data in files.items():
         (root / name).write_text(json.dumps(data))
@@ -143,7 +168,7 @@ class Table:
         self.game = game
         created = CampaignCreated("eila", game.info.ruleset, seed, "salt", ("player",), options)
         self.events: list[Any] = [created]
-        self.state: EilaState = game.initial(created)
+        self.state: EilaState = evolve(game, None, created)
         self.hashes = [state_hash(self.state)]
         """The hash of the live state after every event, version 1 first."""
         self.apply(game.setup(self.state))
@@ -160,6 +185,11 @@ class Table:
 
     def labels(self) -> list[str]:
         return [la.label for la in self.legal()]
+
+    @property
+    def resolving(self) -> bool:
+        """Whether an effect waits for a choice."""
+        return bool(self.state.frames)
 
     def do(self, label: str) -> list[Any]:
         """Take the legal action whose label starts with ``label``."""

@@ -7,7 +7,8 @@ from tests.domain.eila.helpers import Table, chapter_zero, make_game, option
 
 
 def test_the_four_food_example(tmp_path: Path) -> None:
-    """No converting while +4 Food resolves; once all 4 are stored, 4 Food become 2 Energy."""
+    """Once all 4 Food are stored, 4 Food become 2 Energy (Take acquires them all at once, so
+    the effect cannot be split by a conversion)."""
     table = Table(
         make_game(
             tmp_path,
@@ -21,8 +22,7 @@ def test_the_four_food_example(tmp_path: Path) -> None:
         )
     )
     table.do("A:")
-    assert table.state.phase == "resolving"
-    assert not any(label.startswith("Convert") for label in table.labels())
+    assert table.resolving
     table.do("Take 4 of +4 Food")
     assert "Convert 2 Food into 1 Energy" in table.labels()
     table.do("Convert 2 Food into 1 Energy")

@@ -80,7 +80,7 @@ def test_golden_rule_runs_effects_left_to_right(tmp_path: Path) -> None:
     assert table.labels()[0].startswith("B:")
     table.give(food=1)
     table.do("A:")
-    assert table.state.phase == "resolving"
+    assert table.resolving
     assert table.labels()[:3] == ["Take 2 of +2 Food", "Take 1 of +2 Food", "Take 0 of +2 Food"]
     table.do("Take 2 of +2 Food")
     # The -1 Food ran on its own, and the queue paused again on the +1 Coin.
@@ -103,7 +103,10 @@ def test_prerequisite_items_close_an_option(tmp_path: Path) -> None:
         ],
     )
     table = Table(game)
-    assert [la.label for la in table.legal()] == ["A: Option A (card to the Past)"]
+    assert [la.label for la in table.legal()] == [
+        "A: Option A (card to the Past)",
+        "Abandon the campaign",
+    ]
     with pytest.raises(PrerequisiteUnmet, match="Basket"):
         table.act(ChooseOption("B"))
     with pytest.raises(IllegalAction):

@@ -46,7 +46,7 @@ def test_a_win_saves_items_and_habits_and_records_progress(tmp_path: Path) -> No
     assert table.state.progress == (0,)
     assert table.state.saved_items == ("I01",)
     assert table.state.saved_habits == ("H1", "H2")
-    assert table.labels() == ["Begin chapter 1"]
+    assert table.labels() == ["Begin chapter 1", "Abandon the campaign"]
     assert table.game.outcome(table.state) == "running"
     table.do("Begin chapter 1")
     assert (table.state.chapter, table.state.attempt) == (1, 1)
@@ -71,7 +71,7 @@ def _lose_to_hearts(table: Table) -> list[object]:
     events: list[object] = []
     while table.state.phase != "lost":
         label = "End the night's" if table.state.phase == "night" else "A:"
-        if table.state.phase == "resolving":
+        if table.resolving:
             label = "Take 0"
         events += table.do(label)
     return events
@@ -83,7 +83,7 @@ def test_running_out_of_hp_loses_the_chapter(tmp_path: Path) -> None:
     assert events[-1] == ChapterLost(0, "hp")
     assert table.state.time_track == ("heart", "heart", "heart")
     assert chapter_outcome(table.state) == "lost"
-    assert table.labels() == ["Try chapter 0 again"]
+    assert table.labels() == ["Try chapter 0 again", "Abandon the campaign"]
 
 
 def test_filling_the_seventh_slot_of_the_time_track_loses(tmp_path: Path) -> None:
@@ -141,6 +141,7 @@ def test_from_chapter_two_saved_habits_go_under_the_green_deck_in_a_chosen_order
     assert table.labels() == [
         "Put H1 (Card H1) next at the bottom of the green deck",
         "Put H2 (Card H2) next at the bottom of the green deck",
+        "Abandon the campaign",
     ]
     table.do("Put H2")
     assert table.state.present == "201"

@@ -60,10 +60,12 @@ def test_fear_without_space_forces_discarding_other_intangibles(tmp_path: Path) 
     table = _one_option(tmp_path, {"gain": "fear", "max": 2})
     table.give(knowledge=5, energy=2)  # one free intangible space, two Fear coming
     table.do("A:")
-    assert table.labels() == [
+    assert table.labels()[:2] == [
         "Discard 1 Knowledge to make room for Fear",
         "Discard 1 Energy to make room for Fear",
     ]
+    # No other discard: making room is that discard. Converting is still allowed before it.
+    assert not any(label.startswith("Discard 1 ") for label in table.labels()[2:])
     events = table.do("Discard 1 Energy")
     assert FearTaken(2, 0) in events
     assert table.state.resources == Resources(knowledge=5, energy=1, fear=2)

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from domain.core.engine import evolve
 from domain.core.events import CampaignCreated, Options
 from domain.core.game import LegalAction
 from domain.gil_ennis import GAME
@@ -22,13 +23,24 @@ def created(
     return CampaignCreated("gil-ennis", GAME.info.ruleset, seed, "salt", seats, options or {})
 
 
+def rolled(
+    seats: tuple[str, ...] = SOLO, seed: int = 11, options: Options | None = None
+) -> GilEnnisState:
+    """The state after set-up's rolls, before the players assign the dice to slots."""
+    state = evolve(GAME, None, created(seats, seed, options))
+    for event in GAME.setup(state):
+        state = GAME.evolve(state, event)
+    return state
+
+
 def fresh(
     seats: tuple[str, ...] = SOLO, seed: int = 11, options: Options | None = None
 ) -> GilEnnisState:
-    """The state right after set-up."""
-    state = GAME.initial(created(seats, seed, options))
-    for event in GAME.setup(state):
-        state = GAME.evolve(state, event)
+    """The state right after set-up, each character's dice packed by the first choice listed."""
+    state = rolled(seats, seed, options)
+    while state.phase == "setup":
+        seat = GAME.to_act(state)[0]
+        state, _ = play(state, seat, GAME.legal_actions(state, seat)[0].action)
     return state
 
 

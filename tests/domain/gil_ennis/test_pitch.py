@@ -6,6 +6,7 @@ import pytest
 
 from domain.core.errors import IllegalAction, NotYourTurn
 from domain.gil_ennis.actions import (
+    AddDrawn,
     Calm,
     CashInsights,
     Give,
@@ -15,7 +16,7 @@ from domain.gil_ennis.actions import (
     UsePower,
 )
 from domain.gil_ennis.content import CONTENT
-from domain.gil_ennis.events import DiceRerolled, DieDrawn, TurnedIn
+from domain.gil_ennis.events import DiceDrawn, DiceRerolled, DieDrawn, TurnedIn
 from domain.gil_ennis.state import GilEnnisState, pool
 from tests.domain.gil_ennis.helpers import COOP, actions, build, card, of_type, play
 
@@ -30,6 +31,7 @@ def _pitch(
 ) -> GilEnnisState:
     fields.setdefault("gil", card(5, (4, 2), 3))
     fields.setdefault("ennis", card(1, (6,), 2))
+    fields.setdefault("step", "campsite")
     return build(seats, phase="pitch", day=_day_at(special), path=CONTENT.map.paths[0].id, **fields)
 
 
@@ -95,13 +97,22 @@ def test_cash_insights_discards_insights_to_draw_as_many_dice() -> None:
     offered = of_type(state, CashInsights)
     assert CashInsights("gil", insights) in offered
     after, events = play(state, "player", CashInsights("gil", insights))
-    drawn = [e for e in events if isinstance(e, DieDrawn)]
-    assert len(drawn) == 2
+    drawn = next(e for e in events if isinstance(e, DiceDrawn))
+    assert drawn.character == "gil" and len(drawn.faces) == 2
     assert after.gil.insights == ()
     assert after.discard == insights
-    # The last drawn die is in HAND; the first was pushed into the backpack with the old 5.
-    assert after.gil.hand == drawn[1].value
-    assert sorted(after.gil.backpack) == sorted((5, drawn[0].value))
+    # Rolled together; added in the players' order (at once when both show the same value).
+    while after.gil.rolled:
+        after, _ = play(after, "player", of_type(after, AddDrawn)[0])
+    assert sorted((after.gil.hand, *after.gil.backpack)) == sorted((5, *drawn.faces))
+
+
+def test_cashing_a_single_insight_draws_one_die_straight_in() -> None:
+    state = _pitch("cash_insights", gil=card(5, (), 3, ("salt-choir",)))
+    after, events = play(state, "player", CashInsights("gil", ("salt-choir",)))
+    drawn = [e for e in events if isinstance(e, DieDrawn)]
+    assert len(drawn) == 1 and after.gil.hand == drawn[0].value
+    assert after.gil.backpack == (5,) and after.gil.rolled == ()
 
 
 def test_cash_insights_draws_no_more_dice_than_the_pool_holds() -> None:

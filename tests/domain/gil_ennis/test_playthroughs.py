@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.engine import states
+from domain.core.engine import evolve, states
 from domain.core.hashing import state_hash
 from domain.gil_ennis import GAME
 from tests.domain.gil_ennis.helpers import COOP, SOLO, created
@@ -23,7 +23,7 @@ def test_random_legal_playthroughs_end_and_replay_exactly(
     seed: int, seats: tuple[str, ...], worry: int, data: st.DataObject
 ) -> None:
     first = created(seats, seed, {"worry": worry})
-    state = GAME.initial(first)
+    state = evolve(GAME, None, first)
     stream: list[tuple[int, object]] = [(1, first)]
     hashes = [state_hash(state)]
     for event in GAME.setup(state):

@@ -71,6 +71,22 @@ class LineageConformance:
         assert payloads(await store.read("at-zero")) == [b"z1"]
         assert payloads(await store.read("at-head", 3)) == [b"p4", b"h5"]
 
+    async def test_a_fork_with_its_own_first_events_is_made_in_one_step(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "parent", 4)
+        info = await store.fork("parent", 2, "child", now_ms=2, events=[b"c3", b"c4"])
+        assert (info.parent, info.fork_version, info.head) == ("parent", 2, 4)
+        assert payloads(await store.read("child")) == [b"p1", b"p2", b"c3", b"c4"]
+        await store.create("taken", "eila", now_ms=1)
+        with pytest.raises(CampaignExists):
+            await store.fork("parent", 2, "taken", now_ms=2, events=[b"t3"])
+        assert await store.read("taken") == [] and (await store.info("taken")).head == 0
+        with pytest.raises(ValueError):
+            await store.fork("parent", 9, "late", now_ms=2, events=[b"l10"])
+        with pytest.raises(UnknownCampaign):
+            await store.info("late")
+
     async def test_a_fork_point_past_the_head_or_taken_id_is_refused(
         self, store: EventStore
     ) -> None:

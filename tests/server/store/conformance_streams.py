@@ -34,6 +34,23 @@ class StreamConformance:
         assert await store.info("c") == info
         assert await store.read("c") == []
 
+    async def test_a_campaign_created_with_events_holds_them_from_version_one(
+        self, store: EventStore
+    ) -> None:
+        info = await store.create("c", "gil_ennis", now_ms=5, events=batch("e", 3))
+        assert info.head == 3 and (await store.info("c")).head == 3
+        assert await store.read("c") == [StoredEvent(v, f"e{v}".encode()) for v in (1, 2, 3)]
+        assert await store.append("c", 3, [b"e4"]) == AppendResult(4, 4)
+
+    async def test_a_refused_creation_with_events_writes_none_of_them(
+        self, store: EventStore
+    ) -> None:
+        await campaign_with(store, "c", 2)
+        with pytest.raises(CampaignExists):
+            await store.create("c", "gil_ennis", now_ms=9, events=batch("x", 4))
+        assert payloads(await store.read("c")) == [b"p1", b"p2"]
+        assert (await store.info("c")).head == 2
+
     async def test_creating_an_existing_campaign_raises_and_keeps_the_original(
         self, store: EventStore
     ) -> None:

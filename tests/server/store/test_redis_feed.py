@@ -15,7 +15,7 @@ from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 from server.store.redis import RedisStore
 from server.store.redis_cluster import primary_urls
-from server.store.redis_feed import decode_notice, encode_notice
+from server.store.redis_feed import RECONNECT_BACKOFF, decode_notice, encode_notice
 from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix
 from tests.server.store.helpers import Heard
@@ -67,6 +67,14 @@ def test_a_notice_carries_its_origin_and_payloads_exactly() -> None:
         StoredEvent(8, b"a\nb c"),
         StoredEvent(9, bytes(range(256))),
     ]
+
+
+def test_reconnection_pauses_start_short_double_and_stay_under_two_seconds() -> None:
+    for _ in range(100):
+        pauses = [RECONNECT_BACKOFF.compute(failures) for failures in range(1, 12)]
+        assert 0.05 <= pauses[0] <= 0.1
+        assert all(0.05 <= pause <= 2.0 for pause in pauses)
+        assert pauses[-1] >= 1.0
 
 
 async def test_another_process_appends_arrive_with_their_payloads(

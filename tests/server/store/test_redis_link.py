@@ -120,3 +120,34 @@ async def test_a_paused_redis_fails_commands_after_the_timeout_then_recovers(
         finally:
             server.resume()
             await link.close()
+
+
+async def test_after_a_timeout_commands_fail_fast_until_a_connection_opens_again(
+    tmp_path: Path,
+) -> None:
+    with own_redis(tmp_path) as server:
+        link = link_to(server.url, timeout=1.0)
+        loop = asyncio.get_running_loop()
+        try:
+            assert await link.execute("ECHO", b"up") == b"up"
+            server.pause()
+            with pytest.raises(redis.exceptions.TimeoutError):
+                await asyncio.wait_for(link.execute("ECHO", b"stuck"), WAIT_S)
+            # The reconnection hangs on the frozen server; callers do not each wait it out.
+            for _ in range(3):
+                started = loop.time()
+                with pytest.raises(redis.exceptions.ConnectionError):
+                    await asyncio.wait_for(link.execute("ECHO", b"again"), WAIT_S)
+                assert loop.time() - started < 0.75
+            server.resume()
+            deadline = loop.time() + WAIT_S
+            while True:  # the next attempts reconnect once the server answers
+                try:
+                    assert await link.execute("ECHO", b"back") == b"back"
+                    break
+                except redis.exceptions.ConnectionError:
+                    assert loop.time() < deadline, "the link did not reconnect"
+                    await asyncio.sleep(0.05)  # a retry interval, as a caller would
+        finally:
+            server.resume()
+            await link.close()

@@ -1,0 +1,66 @@
+"""The few HTTP calls a client makes (blocking; asyncio callers run them in a thread).
+
+An error answer raises :class:`~clients.replica.ProtocolError` with the server's code and
+sentence; a server that cannot be reached raises :class:`Unreachable`, which names the URL.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+from urllib.parse import quote
+
+from clients.replica import Message, ProtocolError
+
+TIMEOUT_S = 30.0
+
+
+class Unreachable(OSError):
+    """Nothing answered at ``url``."""
+
+    def __init__(self, url: str, reason: object) -> None:
+        super().__init__(f"Cannot reach the server at {url}: {reason}.")
+        self.url = url
+
+
+def _send(request: urllib.request.Request) -> Any:
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        raise ProtocolError(json.loads(error.read() or b"{}").get("error", {})) from None
+    except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
+        reason = getattr(error, "reason", error)
+        raise Unreachable(request.full_url, reason) from None
+
+
+def _headers(token: str | None) -> dict[str, str]:
+    headers = {"Accept": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
+
+
+def get(url: str, *, token: str | None = None) -> Any:
+    """A JSON ``GET``."""
+    return _send(urllib.request.Request(url, headers=_headers(token)))
+
+
+def post(url: str, body: Message, *, token: str | None = None) -> Message:
+    """A JSON ``POST``."""
+    headers = {**_headers(token), "Content-Type": "application/json"}
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    answer: Message = _send(request)
+    return answer
+
+
+def campaign_url(base: str, campaign: str, tail: str = "") -> str:
+    return f"{base.rstrip('/')}/api/campaigns/{quote(campaign)}{tail}"
+
+
+def content_url(base: str, game: str) -> str:
+    return f"{base.rstrip('/')}/api/games/{quote(game)}/content"

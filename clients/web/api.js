@@ -1,0 +1,76 @@
+// The HTTP API (docs/protocol.md), each call a small async function. An error answer throws
+// ApiError with the server's code and sentence.
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, { token = null, body = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("offline", "The server cannot be reached.");
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = data?.error || {};
+    const message = error.message || `The server answered ${response.status}.`;
+    throw new ApiError(error.code || "http", message, response.status);
+  }
+  return data;
+}
+
+const campaign = (id) => `/api/campaigns/${encodeURIComponent(id)}`;
+
+export const games = () => call("GET", "/api/games");
+export const content = (game) => call("GET", `/api/games/${encodeURIComponent(game)}/content`);
+export const campaigns = (offset = 0, limit = 50) =>
+  call("GET", `/api/campaigns?offset=${offset}&limit=${limit}`);
+export const describe = (id, token) => call("GET", campaign(id), { token });
+export const timeline = (id, token) => call("GET", `${campaign(id)}/timeline`, { token });
+export const create = (body) => call("POST", "/api/campaigns", { body });
+
+export function state(id, token, at = null) {
+  const query = at === null ? "" : `?at=${at}`;
+  return call("GET", `${campaign(id)}/state${query}`, { token });
+}
+
+export const act = (id, token, action, expectedVersion, commandId = null) =>
+  call("POST", `${campaign(id)}/actions`, {
+    token,
+    body: { action, expected_version: expectedVersion, command_id: commandId },
+  });
+
+// `reseed`: false keeps the parent's luck; true gives the fork new luck (a new published hash).
+export const fork = (id, token, at, reseed = false) =>
+  call("POST", `${campaign(id)}/fork`, { token, body: { at, reseed } });
+
+export const rewind = (id, token, to, expectedVersion = null) =>
+  call("POST", `${campaign(id)}/rewind`, {
+    token,
+    body: expectedVersion === null ? { to } : { to, expected_version: expectedVersion },
+  });
+
+// The WebSocket URL of a campaign's play socket (or its replay socket, with a query).
+export function socketUrl(id, suffix = "") {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/campaigns/${encodeURIComponent(id)}${suffix}`;
+}

@@ -1,0 +1,15 @@
+// A board per game, by the game's API name; any other game gets the generic board.
+
+import * as eila from "./eila.js";
+import * as generic from "./generic.js";
+import * as gilEnnis from "./gil_ennis.js";
+
+const BOARDS = { "gil-ennis": gilEnnis, eila };
+
+export function boardFor(game) {
+  return BOARDS[game] || generic;
+}
+
+export function isGeneric(game) {
+  return !(game in BOARDS);
+}

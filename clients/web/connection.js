@@ -1,0 +1,126 @@
+// The live play socket of one campaign: hello, the replica kept up to date, one action at a time,
+// and automatic reconnection with backoff that resumes from the last version seen (`since`).
+
+import { socketUrl } from "./api.js";
+import { Exchange, ProtocolError, Replica, SYNC } from "./replica.js";
+
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 10000;
+const CHANGES = new Set(["welcome", "sync", "update", "accepted"]);
+const FINAL_CLOSES = new Set([1000, 1008]); // a normal close; the campaign does not exist
+
+function commandPrefix() {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class LiveConnection {
+  // handlers: change(replica, message), status(state, detail), problem({code, message}),
+  // presence(replica)
+  constructor(campaign, { token = null, name = "", handlers = {} } = {}) {
+    this.campaign = campaign;
+    this.token = token;
+    this.name = name;
+    this.handlers = handlers;
+    this.replica = new Replica();
+    this.exchange = null;
+    this.socket = null;
+    this.attempts = 0;
+    this.timer = null;
+    this.closed = false;
+    this.prefix = commandPrefix();
+    this.commands = 0;
+  }
+
+  emit(kind, ...args) {
+    this.handlers[kind]?.(...args);
+  }
+
+  start() {
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    this.emit("status", this.attempts ? "reconnecting" : "connecting", { attempt: this.attempts });
+    const socket = new WebSocket(socketUrl(this.campaign));
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      const hello = { type: "hello", token: this.token, presence: true };
+      if (this.name) hello.name = this.name;
+      if (this.replica.version > 0) hello.since = this.replica.version;
+      socket.send(JSON.stringify(hello));
+    });
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", (event) => this.dropped(socket, event));
+  }
+
+  dropped(socket, event) {
+    if (socket !== this.socket || this.closed) return;
+    this.socket = null;
+    if (FINAL_CLOSES.has(event.code) && this.replica.version === 0) {
+      this.emit("status", "closed", { reason: event.reason });
+      return;
+    }
+    const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** this.attempts);
+    this.attempts += 1;
+    this.emit("status", "down", { delay, attempt: this.attempts });
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  receive(message) {
+    let reply = null;
+    if (this.exchange) {
+      try {
+        reply = this.exchange.feed(message);
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        this.exchange = null;
+        this.emit("problem", { code: error.code, message: error.message });
+        if (error.code === "stale_version") reply = SYNC; // someone acted first: refresh
+      }
+      if (this.exchange?.done) this.exchange = null;
+    } else {
+      if (message.type === "error" || message.type === "rejected") {
+        this.emit("problem", { code: message.code, message: message.message });
+      }
+      reply = this.replica.absorb(message);
+    }
+    if (reply) this.send(reply);
+    if (message.type === "welcome") {
+      this.attempts = 0;
+      this.emit("status", "open", {});
+    }
+    if (CHANGES.has(message.type) && !this.replica.lost) this.emit("change", this.replica, message);
+    if (message.type === "presence") this.emit("presence", this.replica);
+  }
+
+  get busy() {
+    return this.exchange !== null;
+  }
+
+  // Take a legal action at the version on screen; false when one is already on its way.
+  act(action) {
+    if (this.exchange || !this.token) return false;
+    this.commands += 1;
+    this.exchange = new Exchange(this.replica, action, `${this.prefix}-${this.commands}`);
+    this.send(this.exchange.request);
+    return true;
+  }
+
+  sync() {
+    this.send(SYNC);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000);
+  }
+}

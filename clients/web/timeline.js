@@ -1,0 +1,266 @@
+// The timeline: a scrubber over every version of the campaign that shows the view at that point
+// (as this viewer may see it: GET .../state?at=N with the seat token), the readable lines beside
+// it, play and pause through the replay socket at a chosen speed, and fork or rewind from there.
+//
+// Only decision points (versions where a seat had a decision to make) can be forked or rewound
+// to: the timeline offers fork and rewind at the versions the server lists (`fork_points`,
+// `rewind_points`, and the replay's `decision_point`), marks them on the scrubber and the lines,
+// and says why when the version shown is not one. A finished campaign is never rewound; it is
+// forked with new luck instead.
+
+import * as api from "./api.js";
+import { clear, h, s } from "./dom.js";
+import { applyPatch } from "./patch.js";
+
+const SPEEDS = [1, 2, 5, 10, 25];
+
+// A bar and a triangle: to the first version (pointing left) or the latest (right).
+function endIcon(right) {
+  const shape = right ? "M3,2 L11,8 L3,14 Z M12,2 h2 v12 h-2 Z" : "M13,2 L5,8 L13,14 Z M2,2 h2 v12 h-2 Z";
+  return s("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true" }, s("path", { d: shape, fill: "currentColor" }));
+}
+
+export class Timeline {
+  // host: {campaign, token, story, head(), outcome(), show(version, view), leave(), forked(created),
+  //        notice(text, tone)}
+  constructor(host) {
+    this.host = host;
+    this.version = host.head();
+    this.replay = null;
+    this.asked = 0;
+    this.decisions = new Map(); // version -> the replay's decision_point
+    this.node = h("section", { class: "timeline", "aria-label": "Timeline" });
+    this.lineList = h("ol", { class: "timeline-lines" });
+  }
+
+  get playing() {
+    return this.replay !== null;
+  }
+
+  mount(slot, lines) {
+    slot.append(this.node);
+    this.linesSlot = lines;
+    this.render();
+    this.go(this.version);
+  }
+
+  render() {
+    const head = this.host.head();
+    const speed = h("select", { class: "speed", "aria-label": "Replay speed", onchange: () => { this.speed = Number(speed.value); if (this.playing) { this.pause(); this.play(); } } },
+      SPEEDS.map((value) => h("option", { value: String(value), selected: value === (this.speed || 5) }, `${value} per second`)));
+    this.speed = Number(speed.value);
+    this.scrubber = h("input", {
+      type: "range", class: "scrubber", min: 1, max: head, value: this.version, "aria-label": "Version",
+      oninput: () => { this.pause(); this.go(Number(this.scrubber.value)); },
+    });
+    this.label = h("span", { class: "position" });
+    this.playButton = h("button", { type: "button", class: "play", onclick: () => (this.playing ? this.pause() : this.play()) }, "▶ Play");
+    clear(this.node,
+      h("div", { class: "timeline-row" },
+        h("button", { type: "button", class: "ghost first", title: "First version", "aria-label": "First version", onclick: () => { this.pause(); this.go(1); } }, endIcon(false)),
+        h("button", { type: "button", class: "ghost step-back", title: "One version back", "aria-label": "One version back", onclick: () => { this.pause(); this.go(this.version - 1); } }, "◀"),
+        this.playButton,
+        h("button", { type: "button", class: "ghost step-on", title: "One version on", "aria-label": "One version on", onclick: () => { this.pause(); this.go(this.version + 1); } }, "▶"),
+        h("button", { type: "button", class: "ghost latest", title: "The latest version", "aria-label": "The latest version", onclick: () => { this.pause(); this.go(this.host.head()); } }, endIcon(true)),
+        h("div", { class: "scrub" }, this.scrubber, this.ticks = h("div", { class: "ticks", "aria-hidden": "true" })),
+        this.label, speed),
+      h("div", { class: "timeline-row actions-row" },
+        h("button", { type: "button", class: "ghost prev-point", title: "The decision point before", onclick: () => this.toPoint(-1) }, "◆ Previous decision"),
+        h("button", { type: "button", class: "ghost next-point", title: "The decision point after", onclick: () => this.toPoint(1) }, "Next decision ◆"),
+        this.forkButton = h("button", { type: "button", class: "fork", onclick: () => this.fork() }, "Fork from here"),
+        this.rewindButton = h("button", { type: "button", class: "rewind", onclick: () => this.rewind() }, "Rewind to here"),
+        h("button", { type: "button", class: "ghost live", onclick: () => this.host.leave() }, "Back to live play")),
+      this.why = h("p", { class: "point-note", role: "status" }));
+    this.renderLines();
+  }
+
+  get finished() {
+    return this.host.outcome() !== "running";
+  }
+
+  // A decision point: listed among the fork points, and not contradicted by the replay.
+  isPoint(version) {
+    return this.host.story.forkPoints.includes(version) && this.decisions.get(version) !== false;
+  }
+
+  canRewind(version) {
+    return Boolean(this.host.token) && !this.finished && this.isPoint(version) && this.host.story.rewindPoints.includes(version);
+  }
+
+  nearest(version) {
+    const points = this.host.story.forkPoints;
+    const below = points.filter((v) => v < version);
+    const above = points.filter((v) => v > version);
+    return [...below.slice(-1), ...above.slice(0, 1)];
+  }
+
+  toPoint(direction) {
+    const points = this.host.story.forkPoints;
+    const found = direction < 0 ? points.filter((v) => v < this.version).pop() : points.find((v) => v > this.version);
+    if (found !== undefined) {
+      this.pause();
+      this.go(found);
+    }
+  }
+
+  // Why the version shown can or cannot be forked and rewound to, and the buttons to match.
+  pointControls() {
+    if (!this.forkButton) return;
+    const version = this.version;
+    const point = this.isPoint(version);
+    const rewind = this.canRewind(version);
+    const points = this.host.story.forkPoints;
+    this.forkButton.textContent = this.finished ? "Fork with new luck from here" : "Fork from here";
+    this.forkButton.disabled = !point;
+    this.rewindButton.hidden = this.finished;
+    this.rewindButton.disabled = !rewind;
+    this.node.querySelector(".prev-point").disabled = !points.some((v) => v < version);
+    this.node.querySelector(".next-point").disabled = !points.some((v) => v > version);
+    const parts = [];
+    if (!point) {
+      const near = this.nearest(version);
+      const first = points[0];
+      if (first !== undefined && version < first) {
+        parts.push(`Version ${version} comes before version ${first}, the first this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
+      } else {
+        parts.push(`Version ${version} is not a decision point: no seat had a decision to make there (the game was still resolving an action), so it cannot be forked or rewound to.`);
+      }
+      if (near.length) {
+        parts.push(" Nearest: ", near.map((v) => h("button", { type: "button", class: "small ghost goto", dataset: { version: String(v) }, onclick: () => { this.pause(); this.go(v); } }, `version ${v}`)));
+      }
+    } else if (this.finished) {
+      parts.push("The campaign is over and its seed is revealed, so it is not rewound: a fork from here plays on with new luck.");
+    } else if (!rewind) {
+      if (!this.host.token) parts.push("A decision point. Only a seat may rewind the campaign.");
+      else if (version >= this.host.head()) parts.push("A decision point: the latest version, so there is nothing to rewind.");
+      else parts.push("A decision point, but not one the campaign can be rewound to.");
+    } else {
+      parts.push(`A decision point: fork a new campaign from version ${version}, or rewind this one to it.`);
+    }
+    clear(this.why, parts);
+    this.why.classList.toggle("not-point", !point);
+  }
+
+  // The decision points as ticks under the scrubber.
+  renderTicks() {
+    if (!this.ticks) return;
+    const head = this.host.head();
+    const span = Math.max(1, head - 1);
+    clear(this.ticks, this.host.story.forkPoints.filter((v) => v <= head).map((v) =>
+      h("span", { class: `tick${v === this.version ? " here" : ""}`, style: `left: ${((v - 1) / span) * 100}%` })));
+  }
+
+  renderLines() {
+    if (!this.linesSlot) return;
+    const current = this.host.story.at(this.version)?.version;
+    const points = new Set(this.host.story.forkPoints);
+    clear(this.linesSlot,
+      h("h3", {}, "Timeline"),
+      h("p", { class: "muted small legend-line" }, h("span", { class: "dp" }, "◆"), " a decision point: fork or rewind there"),
+      h("ol", { class: "timeline-lines" }, this.host.story.lines.map((line) =>
+        h("li", {
+          class: [line.version === current ? "current" : line.version > this.version ? "later" : "", points.has(line.version) ? "decision" : ""].join(" ").trim(),
+          dataset: { version: String(line.version) },
+          onclick: () => { this.pause(); this.go(line.version); },
+        }, h("span", { class: "v" }, `v${line.version}`), h("span", { class: "dp", title: points.has(line.version) ? "A decision point" : "" }, points.has(line.version) ? "◆" : ""), h("span", {}, line.text)))));
+    // scroll the list only (scrollIntoView would move the page too)
+    const list = this.linesSlot.querySelector(".timeline-lines");
+    const shown = list?.querySelector(".current");
+    if (shown) list.scrollTop = shown.offsetTop - list.clientHeight / 2 + shown.clientHeight / 2;
+  }
+
+  position() {
+    const head = this.host.head();
+    this.scrubber.max = head;
+    this.scrubber.value = this.version;
+    this.label.textContent = `version ${this.version} of ${head}`;
+    this.renderLines();
+    this.renderTicks();
+    this.pointControls();
+  }
+
+  // Show version `version` (clamped), fetched as this viewer may see it.
+  async go(version) {
+    const head = this.host.head();
+    this.version = Math.max(1, Math.min(head, version));
+    this.position();
+    const asked = ++this.asked;
+    try {
+      const state = await api.state(this.host.campaign, this.host.token, this.version);
+      if (asked === this.asked) this.host.show(state.version, state.view);
+    } catch (error) {
+      if (asked === this.asked) this.host.notice(error.message, "error");
+    }
+  }
+
+  play() {
+    if (this.version >= this.host.head()) this.version = 1;
+    const socket = new WebSocket(api.socketUrl(this.host.campaign, `/replay?from=${this.version}&speed=${this.speed}`));
+    this.replay = socket;
+    this.asked += 1; // a scrub answer still on its way must not overwrite the replay
+    let view = null;
+    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "hello", token: this.host.token })));
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (socket !== this.replay) return;
+      if (message.type === "welcome") view = message.view;
+      else if (message.type === "update") view = applyPatch(view, message.patch);
+      else if (message.type === "error") this.host.notice(message.message, "error");
+      if (message.type === "welcome" || message.type === "update") {
+        if (typeof message.decision_point === "boolean") this.decisions.set(message.version, message.decision_point);
+        this.version = message.version;
+        this.position();
+        this.host.show(message.version, view);
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (socket === this.replay) this.stopped();
+    });
+    this.playButton.textContent = "⏸ Pause";
+  }
+
+  pause() {
+    const socket = this.replay;
+    if (!socket) return;
+    this.stopped();
+    socket.close(1000);
+  }
+
+  stopped() {
+    this.replay = null;
+    this.playButton.textContent = "▶ Play";
+  }
+
+  async fork() {
+    this.pause();
+    try {
+      // a finished campaign's luck is known: its forks get new luck
+      const created = await api.fork(this.host.campaign, this.host.token, this.version, this.finished);
+      this.host.forked(created, this.version);
+    } catch (error) {
+      this.host.notice(`Cannot fork at version ${this.version}: ${error.message}`, "error");
+    }
+  }
+
+  async rewind() {
+    this.pause();
+    try {
+      await api.rewind(this.host.campaign, this.host.token, this.version, this.host.head());
+      this.host.notice(`Rewound to version ${this.version}.`, "ok");
+      this.host.leave();
+    } catch (error) {
+      this.host.notice(`Cannot rewind to version ${this.version}: ${error.message}`, "error");
+    }
+  }
+
+  // The campaign moved on while the timeline is open: the scrubber grows.
+  grown() {
+    this.position();
+  }
+
+  close() {
+    this.pause();
+    this.asked += 1;
+    this.node.remove();
+  }
+}
