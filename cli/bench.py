@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
 from cli.console import Advance, print_table, progress
 from domain.bots.uniform_random import UniformRandom
@@ -128,7 +129,7 @@ async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> Rep
 
     prefix = f"ttbench-{uuid.uuid4().hex[:8]}"
     redis = RedisStore.from_url(redis_url, prefix=prefix)
-    client = aioredis.Redis.from_url(redis_url)
+    client = redis.client  # the store's own: a cluster's client on a redis+cluster:// URL
     try:
         await copy_campaign(source, campaign_id, redis)
         key = f"{prefix}:{{{campaign_id}}}:events"  # the stream key layout of RedisStore
@@ -142,7 +143,6 @@ async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> Rep
         fork_max = await _median_fork(service, campaign_id, near_max)
     finally:
         await _delete_prefix(client, prefix)
-        await client.aclose()
         await redis.close()
 
     return ReplayFigures(
@@ -171,10 +171,10 @@ async def _median_fork(service: CampaignService, campaign_id: str, at: int) -> f
     return statistics.median(times)
 
 
-async def _delete_prefix(client: aioredis.Redis, prefix: str) -> None:
+async def _delete_prefix(client: aioredis.Redis | RedisCluster, prefix: str) -> None:
     keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=1000)]
-    for start in range(0, len(keys), 500):
-        await client.delete(*keys[start : start + 500])
+    for key in keys:  # one at a time: the keys of one command share a slot on a cluster
+        await client.delete(key)
 
 
 def _near_head(figures: ReplayFigures) -> str:

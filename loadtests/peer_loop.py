@@ -128,21 +128,25 @@ def memory_kib(pids: list[int], field: str) -> int:
 
 
 def redis_connections(redis_url: str, pids: list[int]) -> dict[str, int]:
-    """Connections to Redis per server process, by the client name each process sets."""
+    """Connections to Redis per server process (on every node of a cluster), by the client name
+    each process sets."""
     import redis
 
-    client = redis.Redis.from_url(redis_url)
-    try:
-        clients = client.client_list()
-    finally:
-        client.close()
+    from server.store.redis_cluster import primary_urls
+
     counts = {str(pid): 0 for pid in pids}
-    for entry in clients:
-        name = str(entry.get("name", ""))
-        if name.startswith("tabletale:"):
-            pid = name.split(":")[1]
-            if pid in counts:
-                counts[pid] += 1
+    for node in primary_urls(redis_url):
+        client = redis.Redis.from_url(node)
+        try:
+            clients = client.client_list()
+        finally:
+            client.close()
+        for entry in clients:
+            name = str(entry.get("name", ""))
+            if name.startswith("tabletale:"):
+                pid = name.split(":")[1]
+                if pid in counts:
+                    counts[pid] += 1
     return {pid: n for pid, n in counts.items() if n}
 
 
@@ -182,18 +186,20 @@ def tabletale_server(
 async def _delete_prefix(url: str, prefix: str) -> None:
     import redis.asyncio
 
-    client = redis.asyncio.Redis.from_url(url)
-    try:
-        batch: list[bytes] = []
-        async for key in client.scan_iter(match=f"{prefix}:*", count=1000):
-            batch.append(key)
-            if len(batch) >= 500:
-                await client.unlink(*batch)
-                batch.clear()
-        if batch:
-            await client.unlink(*batch)
-    finally:
-        await client.aclose()
+    from server.store.redis_cluster import primary_urls
+
+    for node in primary_urls(url):
+        client = redis.asyncio.Redis.from_url(node)
+        try:
+            keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=1000)]
+            # One key per UNLINK: on a cluster node, the keys of one command share a slot.
+            for start in range(0, len(keys), 500):
+                pipe = client.pipeline(transaction=False)
+                for key in keys[start : start + 500]:
+                    pipe.unlink(key)
+                await pipe.execute()
+        finally:
+            await client.aclose()
 
 
 # -- the driver: one process runs a share of the sessions ------------------------------------
@@ -456,7 +462,9 @@ def main() -> None:
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--profile", help="write a py-spy profile of the server here (.svg, .txt)")
     parser.add_argument(
-        "--redis-url", default=os.environ.get("TABLETALE_REDIS_URL", "redis://127.0.0.1:6379/0")
+        "--redis-url",
+        default=os.environ.get("TABLETALE_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="redis://host:port/db, or redis+cluster://host:port for a Redis Cluster",
     )
     # driver mode (internal)
     parser.add_argument("--driver", action="store_true", help=argparse.SUPPRESS)

@@ -2,8 +2,9 @@
 
     python loadtests/soak.py --duration 60 [--redis-url URL] [--players 12]
 
-Two ``tabletale serve`` processes share one Redis under a key prefix of their own (deleted
-afterwards). For ``--duration`` seconds, on loopback only:
+Two ``tabletale serve`` processes share one Redis (or a Redis Cluster: ``--redis-url
+redis+cluster://host:port``) under a key prefix of their own (deleted afterwards). For
+``--duration`` seconds, on loopback only:
 
 - socket players act with random legal actions, some seats of one campaign on each process;
 - spectators watch campaigns through the other process;
@@ -26,6 +27,7 @@ import os
 import random
 import sys
 import time
+import traceback
 from collections import Counter
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -245,10 +247,13 @@ class Soak:
             jobs += [self.brancher(http), self.reconnector(), self.reconnector(), self.spectate()]
             spectating = asyncio.create_task(self._follow_spectators())
             results = await asyncio.gather(*jobs, return_exceptions=True)
-            for result in results:
+            for job, result in zip(jobs, results, strict=True):
                 if isinstance(result, BaseException):
                     self.counts[f"client failures {type(result).__name__}"] += 1
-                    print(f"soak: {type(result).__name__}: {result}", file=sys.stderr)
+                    # Where it failed: a bare TimeoutError says nothing by itself.
+                    where = traceback.format_exception(result)[-3:]
+                    name = job.__qualname__
+                    print(f"soak: {name}: {''.join(where)}", file=sys.stderr)
             await self.settle_spectators(http)
             spectating.cancel()
             await asyncio.gather(spectating, return_exceptions=True)

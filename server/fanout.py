@@ -94,7 +94,11 @@ class Hub:
         self._feed = feed
         self._pushed = pushed
         self._watchers: dict[str, list[Watcher]] = {}
+        # A campaign is in use from the moment a socket starts joining it: the feed keeps it
+        # until the last socket has left and no join is under way.
+        self._joining: dict[str, int] = {}
         self._watching: dict[str, asyncio.Future[None]] = {}
+        self._unwatching: dict[str, asyncio.Future[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._follower: asyncio.Task[None] | None = None
         heads.listen(self)
@@ -143,14 +147,17 @@ class Hub:
         """Start pushing ``campaign_id``'s changes to ``outbox`` (held until the caller releases
         it with its welcome); returns the head the first pushed change will follow."""
         self._heads.pin(campaign_id)
+        self._joining[campaign_id] = self._joining.get(campaign_id, 0) + 1
         try:
             await self._watch(campaign_id)
             await self._heads.head(campaign_id)  # caught up once the feed covers what follows
         except BaseException:
             self._heads.unpin(campaign_id)
+            self._joined(campaign_id)
             await self._unwatch_if_unused(campaign_id)
             raise
         # No await from here on: the head read now is the one the next change starts from.
+        self._joined(campaign_id)
         head = self._heads.cached(campaign_id)
         assert head is not None  # pinned
         watcher = Watcher(campaign_id, seat, frames, outbox, name=name, presence=presence)
@@ -158,11 +165,20 @@ class Hub:
         self._watchers.setdefault(campaign_id, []).append(watcher)
         return watcher, head
 
+    def _joined(self, campaign_id: str) -> None:
+        left = self._joining[campaign_id] - 1
+        if left:
+            self._joining[campaign_id] = left
+        else:
+            del self._joining[campaign_id]
+
     async def _watch(self, campaign_id: str) -> None:
         """Subscribe to the feed once per campaign; later joiners wait for the same answer."""
         watching = self._watching.get(campaign_id)
         if watching is None:
-            watching = asyncio.ensure_future(self._feed.watch(campaign_id))
+            watching = asyncio.ensure_future(
+                self._subscribe(campaign_id, self._unwatching.get(campaign_id))
+            )
             self._watching[campaign_id] = watching
         try:
             await asyncio.shield(watching)
@@ -198,9 +214,30 @@ class Hub:
                 frame = built[watcher.frames] = watcher.frames.encode(message)
             watcher.outbox.put(frame)
 
+    async def _subscribe(self, campaign_id: str, leaving: asyncio.Future[None] | None) -> None:
+        # After an unsubscription still under way, or it would undo this subscription.
+        if leaving is not None:
+            await leaving
+        await self._feed.watch(campaign_id)
+
     async def _unwatch_if_unused(self, campaign_id: str) -> None:
-        if campaign_id in self._watchers or self._watching.pop(campaign_id, None) is None:
+        if (
+            campaign_id in self._watchers
+            or campaign_id in self._joining
+            or self._watching.pop(campaign_id, None) is None
+        ):
             return
+        unwatching = asyncio.ensure_future(self._unsubscribe(campaign_id))
+        self._unwatching[campaign_id] = unwatching
+
+        def done(_: asyncio.Future[None]) -> None:
+            if self._unwatching.get(campaign_id) is unwatching:
+                del self._unwatching[campaign_id]
+
+        unwatching.add_done_callback(done)
+        await asyncio.shield(unwatching)
+
+    async def _unsubscribe(self, campaign_id: str) -> None:
         try:
             await self._feed.unwatch(campaign_id)
         except Exception as error:  # an unsubscribe that fails leaves a harmless subscription

@@ -25,11 +25,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     workers: int = 1
     """Server processes sharing the port (Redis store only)."""
     redis_url: str | None = None
-    """Without one, the embedded SQLite store under ``data_dir``."""
+    """Without one, the embedded SQLite store under ``data_dir``. ``redis://host:port/db`` names
+    one Redis; ``redis+cluster://host:port`` (``rediss+cluster://`` with TLS) any node of a Redis
+    Cluster, whose other nodes the server finds itself."""
     redis_prefix: str = "tt"
     data_dir: str = "data"
     redis_max_connections: int = 32
-    """Command connections per process; the change feed holds one more of its own."""
+    """Command connections per process (per node on a cluster); the change feed holds one more
+    of its own (one per node on a cluster)."""
     redis_pool_timeout_s: float = 2.0
     """How long a command waits for a free connection before the store is unavailable."""
     redis_connect_timeout_s: float = 2.0

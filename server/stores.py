@@ -34,8 +34,11 @@ def open_store(settings: Settings) -> EventStore:
 def describe_store(settings: Settings) -> str:
     """A sentence that says which store ``settings`` open."""
     if settings.redis_url:
+        from server.store.redis_cluster import is_cluster_url
+
+        kind = "Redis Cluster" if is_cluster_url(settings.redis_url) else "Redis"
         return (
-            f"Using the Redis event store at {_safe(settings.redis_url)} "
+            f"Using the {kind} event store at {_safe(settings.redis_url)} "
             f"(key prefix {settings.redis_prefix!r})."
         )
     path = Path(settings.data_dir) / SQLITE_FILE

@@ -28,6 +28,7 @@ import msgspec
 from starlette.requests import HTTPConnection
 
 from server.errors import RateLimited
+from server.store.redis_cluster import is_cluster_url
 
 log = logging.getLogger("tabletale.throttle")
 T = TypeVar("T")
@@ -130,7 +131,12 @@ class Throttle:
     def on_redis(
         cls, url: str, settings: LimitSettings, *, prefix: str, timeout: float = 2.0
     ) -> Throttle:
-        storage = limits.aio.storage.RedisStorage(
+        # The limits package reads the same redis+cluster:// scheme for a Redis Cluster.
+        cluster = is_cluster_url(url)
+        kind = (
+            limits.aio.storage.RedisClusterStorage if cluster else limits.aio.storage.RedisStorage
+        )
+        storage = kind(
             "async+" + url,
             implementation="redispy",
             key_prefix=f"{prefix}:limits",

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.redis_cluster_support import running_redis_cluster
 from tests.redis_support import running_redis
 from tests.support import dice_race
 
@@ -18,4 +19,13 @@ def redis_url() -> Iterator[str]:
     its keys afterwards; nothing ever flushes it.
     """
     with running_redis() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """A Redis Cluster of three masters for the whole run, as a ``redis+cluster://`` URL: the one
+    ``.ci/run`` starts, or a private one started on first use (``tests/redis_support.py``).
+    Shared like ``redis_url``: tests keep to their own key prefixes."""
+    with running_redis_cluster() as url:
         yield url

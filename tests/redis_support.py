@@ -1,4 +1,4 @@
-"""A real Redis for the tests that need one.
+"""A real Redis for the tests that need one (``tests/redis_cluster_support.py``: a cluster).
 
 ``running_redis()`` yields a URL, trying in order: ``TABLETALE_TEST_REDIS_URL``, a Redis on
 ``127.0.0.1:6379`` that answers PING, and a private ``redis-server`` started on a free port (no
@@ -11,6 +11,7 @@ and remove it with ``delete_prefix``; nothing here flushes a database.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import selectors
@@ -28,10 +29,12 @@ import pytest
 import redis
 import redis.asyncio
 
+from server.store.redis_cluster import primary_urls
+
 URL_VARIABLE = "TABLETALE_TEST_REDIS_URL"
 LOCAL_URL = "redis://127.0.0.1:6379/0"
 _READY = b"Ready to accept connections"
-_START_TIMEOUT_S = 15.0
+START_TIMEOUT_S = 15.0
 
 
 def answers(url: str) -> bool:
@@ -58,7 +61,7 @@ def running_redis() -> Iterator[str]:
             yield url
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -69,7 +72,7 @@ def _await_ready(server: subprocess.Popen[bytes]) -> bytes:
     """Read the server's log until it says it is ready; returns what it printed."""
     assert server.stdout is not None
     output = b""
-    deadline = time.monotonic() + _START_TIMEOUT_S
+    deadline = time.monotonic() + START_TIMEOUT_S
     with selectors.DefaultSelector() as selector:
         selector.register(server.stdout, selectors.EVENT_READ)
         while _READY not in output:
@@ -93,7 +96,7 @@ def _private_redis() -> Iterator[str]:
             False,
         )
     with tempfile.TemporaryDirectory(prefix="tabletale-redis-") as workdir:
-        port = _free_port()
+        port = free_port()
         command = [binary, "--port", str(port), "--bind", "127.0.0.1"]
         command += ["--save", "", "--appendonly", "no", "--dir", workdir]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -124,20 +127,23 @@ def _glob_escape(text: str) -> str:
 
 
 async def delete_prefix(url: str, prefix: str) -> int:
-    """Delete every key that starts with ``<prefix>:``; returns how many there were."""
-    client = redis.asyncio.Redis.from_url(url)
+    """Delete every key that starts with ``<prefix>:``, on every primary of a cluster; returns
+    how many there were."""
     deleted = 0
-    try:
-        batch: list[bytes] = []
-        async for key in client.scan_iter(match=f"{_glob_escape(prefix)}:*", count=1000):
-            batch.append(key)
-            if len(batch) >= 500:
-                deleted += await client.unlink(*batch)
-                batch.clear()
-        if batch:
-            deleted += await client.unlink(*batch)
-    finally:
-        await client.aclose()
+    for node in await asyncio.to_thread(primary_urls, url):
+        client = redis.asyncio.Redis.from_url(node)
+        try:
+            keys = [
+                k async for k in client.scan_iter(match=f"{_glob_escape(prefix)}:*", count=1000)
+            ]
+            # One key per command: on a cluster node, keys of one command must share a slot.
+            for start in range(0, len(keys), 500):
+                pipe = client.pipeline(transaction=False)
+                for key in keys[start : start + 500]:
+                    pipe.unlink(key)
+                deleted += sum(await pipe.execute())
+        finally:
+            await client.aclose()
     return deleted
 
 
@@ -152,7 +158,7 @@ class OwnRedis:
         self.binary = binary
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -163,7 +169,7 @@ class OwnRedis:
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        deadline = time.monotonic() + _START_TIMEOUT_S
+        deadline = time.monotonic() + START_TIMEOUT_S
         while not answers(self.url):
             if time.monotonic() > deadline or self.process.poll() is not None:
                 raise TimeoutError(f"redis-server on port {self.port} did not start.")

@@ -12,6 +12,10 @@ Cluster slot and the append script never crosses slots:
   (:mod:`server.store.redis_feed`).
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
 - ``{prefix}:catalog``: sorted set of campaign ids scored by created_ms.
+
+On a Redis Cluster (a ``redis+cluster://`` URL) the catalog lives on a slot of its own: no command
+names keys of two slots, and the hot path's links and the change feed go to each campaign's own
+node (:mod:`server.store.redis_cluster`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import cast
 import msgspec
 import redis.asyncio
 import redis.exceptions
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 
@@ -46,7 +51,14 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
-from server.store.redis_feed import RedisFeed
+from server.store.redis_cluster import (
+    ClusterLink,
+    ClusterShards,
+    is_cluster_url,
+    node_url,
+    seed_url,
+)
+from server.store.redis_feed import OneRedis, RedisFeed, Shards
 from server.store.redis_link import Link
 
 _APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
@@ -77,9 +89,11 @@ class RedisSettings(msgspec.Struct, frozen=True, kw_only=True):
     """How the store talks to Redis. Every wait is bounded, so an outage answers in seconds."""
 
     max_connections: int = 32
-    """Command connections per process (the change feed holds one more of its own)."""
+    """Command connections per process (the change feed holds one more of its own); on a
+    cluster, per node."""
     pool_timeout_s: float = 2.0
-    """How long a command waits for a free connection before the store is called unavailable."""
+    """How long a command waits for a free connection before the store is called unavailable
+    (a cluster's pools do not wait: a node's pool that is full answers unavailable at once)."""
     connect_timeout_s: float = 2.0
     socket_timeout_s: float = 2.0
     """How long one command may take; Redis answers ours in well under a millisecond."""
@@ -87,11 +101,24 @@ class RedisSettings(msgspec.Struct, frozen=True, kw_only=True):
     """How long a readiness ping waits: a load balancer wants its answer within a second."""
 
 
+_UNREACHABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    OSError,
+    # A cluster that cannot serve a slot now (no node for it, a node down, a slot still moving
+    # after the one retry), or that none of its known nodes answers for.
+    redis.exceptions.ClusterError,
+    redis.exceptions.AskError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.RedisClusterException,
+)
+
+
 @contextlib.contextmanager
 def _reachable() -> Iterator[None]:
     try:
         yield
-    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError) as error:
+    except _UNREACHABLE as error:
         raise StoreUnavailable(f"The Redis event store cannot be reached: {error}") from error
 
 
@@ -146,34 +173,45 @@ def client_name() -> str:
     return f"tabletale:{os.getpid()}"
 
 
+def _resp2_connection(node: ClusterNode) -> redis.asyncio.Connection:
+    return node.connection_class(**{**node.connection_kwargs, "protocol": 2})
+
+
 class RedisStore:
-    """An EventStore over a ``redis.asyncio`` client created with ``decode_responses=False``."""
+    """An EventStore over a ``redis.asyncio`` client (a ``RedisCluster`` for a cluster) created
+    with ``decode_responses=False``."""
 
     def __init__(
         self,
-        client: redis.asyncio.Redis,
+        client: redis.asyncio.Redis | RedisCluster,
         *,
         prefix: str = "tt",
-        feed_client: redis.asyncio.Redis | None = None,
+        feed: Shards | None = None,
         ping_timeout: float = 0.5,
     ) -> None:
+        """``feed`` says where the change feed connects (:mod:`server.store.redis_feed`)."""
         self._client = client
         self._ping_timeout = ping_timeout
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
         self._append_sha = client.register_script(_APPEND_LUA).sha
         self._create_script = client.register_script(_CREATE_LUA)
-        pool = client.connection_pool
-        # The hot path's short commands share one pipelined connection (redis_link.py); the
-        # pool serves the rest (creation, bulk reads, the catalog).
-        # RESP2 on the link, so its replies have one shape whatever the pool negotiates.
-        self._timeout: float = pool.connection_kwargs.get("socket_timeout") or 5.0
-        self._link = Link(
-            lambda: pool.connection_class(**{**pool.connection_kwargs, "protocol": 2}),
-            timeout=self._timeout,
-        )
+        # The hot path's short commands share one pipelined connection (redis_link.py), one per
+        # node on a cluster; the pool serves the rest (creation, bulk reads, the catalog).
+        # RESP2 on the links, so their replies have one shape whatever the pool negotiates.
+        self._link: Link | ClusterLink
+        if isinstance(client, RedisCluster):
+            self._timeout: float = client.connection_kwargs.get("socket_timeout") or 5.0
+            self._link = ClusterLink(client, _resp2_connection, timeout=self._timeout)
+        else:
+            pool = client.connection_pool
+            self._timeout = pool.connection_kwargs.get("socket_timeout") or 5.0
+            self._link = Link(
+                lambda: pool.connection_class(**{**pool.connection_kwargs, "protocol": 2}),
+                timeout=self._timeout,
+            )
         self._origin = uuid.uuid4().hex[:12]
-        self._feed_client = feed_client
+        self._feed = feed
         # A campaign's lineage never changes once created: remembered, it saves the metadata
         # read in front of every read of a campaign's own newest events.
         self._lineage: dict[str, int] = {}
@@ -182,11 +220,10 @@ class RedisStore:
     def from_url(
         cls, url: str, *, prefix: str = "tt", settings: RedisSettings | None = None
     ) -> RedisStore:
+        """A store on the Redis at ``url``; ``redis+cluster://host:port`` (or
+        ``rediss+cluster://``) names a node of a Redis Cluster."""
         settings = settings or RedisSettings()
-        pool = redis.asyncio.BlockingConnectionPool.from_url(
-            url,
-            max_connections=settings.max_connections,
-            timeout=settings.pool_timeout_s,
+        options = dict(
             socket_connect_timeout=settings.connect_timeout_s,
             socket_timeout=settings.socket_timeout_s,
             client_name=client_name(),
@@ -200,28 +237,44 @@ class RedisStore:
                 supported_errors=(redis.exceptions.ConnectionError,),
             ),
         )
-        # The feed's connection blocks in reads for as long as nothing happens, and reconnects
-        # itself, so it has no socket timeout and no retries of its own.
-        feed = redis.asyncio.Redis.from_url(
+
+        # The feed's connections block in reads for as long as nothing happens, and reconnect
+        # themselves, so they have no socket timeout and no retries of their own.
+        def feed_client(node: str) -> redis.asyncio.Redis:
+            return redis.asyncio.Redis.from_url(
+                node,
+                socket_connect_timeout=settings.connect_timeout_s,
+                client_name=client_name() + ":feed",
+                retry=Retry(NoBackoff(), 0),
+            )
+
+        if is_cluster_url(url):
+            cluster = RedisCluster.from_url(
+                seed_url(url), max_connections=settings.max_connections, **options
+            )
+            shards: Shards = ClusterShards(
+                cluster, lambda host, port: feed_client(node_url(url, host, port))
+            )
+            return cls(cluster, prefix=prefix, feed=shards, ping_timeout=settings.ping_timeout_s)
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
-            socket_connect_timeout=settings.connect_timeout_s,
-            client_name=client_name() + ":feed",
-            retry=Retry(NoBackoff(), 0),
+            max_connections=settings.max_connections,
+            timeout=settings.pool_timeout_s,
+            **options,
         )
         return cls(
             redis.asyncio.Redis.from_pool(pool),
             prefix=prefix,
-            feed_client=feed,
+            feed=OneRedis(feed_client(url)),
             ping_timeout=settings.ping_timeout_s,
         )
 
     def changes(self) -> ChangeFeed:
-        """One Pub/Sub connection that brings other processes' appends."""
-        feed_client = self._feed_client
-        if feed_client is None:
-            raise StoreError("This RedisStore was built without a feed client; use from_url.")
+        """Pub/Sub connections (one per shard) that bring other processes' appends."""
+        if self._feed is None:
+            raise StoreError("This RedisStore was built without a change feed; use from_url.")
         return RedisFeed(
-            feed_client,
+            self._feed,
             channel=lambda campaign_id: self._key(campaign_id, "changes"),
             origin=self._origin,
             mark=self._mark_watching,
@@ -248,7 +301,7 @@ class RedisStore:
         return self._link.in_flight
 
     @property
-    def client(self) -> redis.asyncio.Redis:
+    def client(self) -> redis.asyncio.Redis | RedisCluster:
         """The underlying client, for tools that need raw commands (benchmarks, cleanup)."""
         return self._client
 
@@ -471,5 +524,5 @@ class RedisStore:
         with _reachable():
             await self._link.close()
             await self._client.aclose()
-            if self._feed_client is not None:
-                await self._feed_client.aclose()
+            if self._feed is not None:
+                await self._feed.close()

@@ -1,4 +1,4 @@
-"""The Redis change feed: one sharded Pub/Sub connection per process.
+"""The Redis change feed: one sharded Pub/Sub connection per process and shard.
 
 The append script publishes an append on the campaign's shard channel ``{prefix}:{<id>}:changes``
 (``SPUBLISH``, so on a Redis Cluster the message stays on the campaign's shard), in the same atomic
@@ -9,10 +9,13 @@ process's origin, the first new version and the payloads themselves::
     <origin> <first> <len1>,<len2>,...\\n<payload1><payload2>...
 
 so a watching process applies them without reading the stream. A process skips its own messages
-(it delivered those from the commit). Watching a campaign is an ``SSUBSCRIBE`` on the one
-connection, so connections do not grow with the campaigns watched. Pub/Sub forgets what it sends
-while a connection is down: after reconnecting, the feed resubscribes, waits for the server to
-confirm, and says it resumed, so the reader catches up from the streams.
+(it delivered those from the commit). Watching a campaign is an ``SSUBSCRIBE`` on the connection
+to the shard that owns the campaign's slot (a single Redis is one shard; a Redis Cluster has one
+per primary), so connections do not grow with the campaigns watched. Pub/Sub forgets what it sends
+while a connection is down: after losing any connection, or learning that a slot moved (a node
+unsubscribes the channels of a slot it gave away, or answers ``MOVED``), the feed reads the slot
+map again, reconnects, resubscribes, waits for the servers to confirm, and says it resumed, so
+the reader catches up from the streams.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import redis.asyncio
 import redis.exceptions
@@ -36,7 +39,9 @@ log = logging.getLogger("tabletale.feed")
 # so that the processes that lost one Redis do not all come back at the same instant. Equal jitter
 # keeps at least half of each pause, so a connection refused at once never spins.
 RECONNECT_BACKOFF = EqualJitterBackoff(cap=2.0, base=0.05)
-_LOST = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+# A connection lost, a node that answers MOVED (the slot map is out of date) or a cluster that
+# cannot be reached: each ends the feed's connections, which it then makes again.
+_TROUBLE = (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError)
 
 
 def encode_notice(origin: str, first: int, payloads: list[bytes]) -> bytes:
@@ -59,10 +64,61 @@ def decode_notice(data: bytes) -> tuple[str, list[StoredEvent]]:
     return origin.decode(), events
 
 
+class Shards(Protocol):
+    """Where shard channels live: one Redis, or the primaries of a cluster."""
+
+    def names(self) -> list[str]:
+        """Every shard, by name."""
+        ...
+
+    def of(self, channel: str) -> str:
+        """The shard that serves ``channel``; raises a RedisError when none is known."""
+        ...
+
+    def batches(self, channels: list[str]) -> list[list[str]]:
+        """``channels`` in groups that one ``SSUBSCRIBE`` may name."""
+        ...
+
+    def client(self, shard: str) -> redis.asyncio.Redis:
+        """A client whose connections go to ``shard``."""
+        ...
+
+    async def refresh(self) -> None:
+        """Read the slot map again."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class OneRedis:
+    """A single Redis: one shard, which serves every channel."""
+
+    def __init__(self, client: redis.asyncio.Redis) -> None:
+        self._client = client
+
+    def names(self) -> list[str]:
+        return [""]
+
+    def of(self, channel: str) -> str:
+        return ""
+
+    def batches(self, channels: list[str]) -> list[list[str]]:
+        return [channels] if channels else []
+
+    def client(self, shard: str) -> redis.asyncio.Redis:
+        return self._client
+
+    async def refresh(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+
 class RedisFeed:
     def __init__(
         self,
-        client: redis.asyncio.Redis,
+        shards: Shards,
         *,
         channel: Callable[[str], str],
         origin: str,
@@ -71,7 +127,7 @@ class RedisFeed:
     ) -> None:
         """``mark(campaign_ids, watching)`` enters or removes this process in the campaigns'
         watcher sets, which decide whether an append is published at all."""
-        self._client = client
+        self._shards = shards
         self._mark = mark
         self._channel_of = channel
         self._origin = origin
@@ -79,7 +135,11 @@ class RedisFeed:
         self._confirm_timeout = confirm_timeout
         self._watched: dict[str, str] = {}  # channel -> campaign id
         self._waiting: dict[str, list[asyncio.Future[None]]] = {}
-        self._pubsub: Any = None  # redis-py's PubSub, which is not typed
+        self._leaving: dict[str, int] = {}  # channel -> our SUNSUBSCRIBEs not yet answered
+        self._connections: dict[str, Any] = {}  # shard -> redis-py's PubSub, which is untyped
+        self._following = False
+        self._unheard = False  # a campaign was watched before anything followed the feed
+        self._moved = asyncio.Event()  # a watched channel's shard has no connection
         self._resuming: asyncio.Task[None] | None = None
 
     async def watch(self, campaign_id: str) -> None:
@@ -88,17 +148,36 @@ class RedisFeed:
         # In the watcher set first: an append after this is published, and one before it is
         # found by the catch-up read that follows the subscription.
         await self._mark([campaign_id], True)
-        pubsub = self._pubsub
-        if pubsub is None:
-            return  # the next connection subscribes to it, then the reader catches up
-        confirmed = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(channel, []).append(confirmed)
+        if not self._following:
+            self._unheard = True  # subscribed on the first connection, which then resumes
+            return
+        confirmed = self._waiter(channel)
         try:
-            await pubsub.ssubscribe(channel)
+            pubsub = self._connection(channel)
+            # Without a connection now, the next one subscribes it and confirms.
+            if pubsub is not None:
+                await pubsub.ssubscribe(channel)
             await asyncio.wait_for(confirmed, self._confirm_timeout)
-        except (redis.exceptions.RedisError, OSError, TimeoutError) as error:
+        except (*_TROUBLE, TimeoutError) as error:
             self._drop_waiter(channel, confirmed)
             raise StoreUnavailable(f"Could not watch campaign {campaign_id}: {error!r}") from error
+
+    def _connection(self, channel: str) -> Any:
+        """The connection to the shard that serves ``channel``, if it is up."""
+        if not self._connections:
+            return None
+        try:
+            pubsub = self._connections.get(self._shards.of(channel))
+        except _TROUBLE:
+            pubsub = None
+        if pubsub is None:
+            self._moved.set()  # a shard this process has no connection to: read the map again
+        return pubsub
+
+    def _waiter(self, channel: str) -> asyncio.Future[None]:
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(channel, []).append(waiter)
+        return waiter
 
     def _drop_waiter(self, channel: str, waiter: asyncio.Future[None]) -> None:
         waiters = self._waiting.get(channel, [])
@@ -111,66 +190,105 @@ class RedisFeed:
         channel = self._channel_of(campaign_id)
         if self._watched.pop(channel, None) is None:
             return
-        pubsub = self._pubsub
+        pubsub = self._connection(channel)
         if pubsub is not None:
-            with contextlib.suppress(redis.exceptions.RedisError, OSError):
+            self._leaving[channel] = self._leaving.get(channel, 0) + 1
+            with contextlib.suppress(*_TROUBLE):
                 await pubsub.sunsubscribe(channel)
         with contextlib.suppress(StoreUnavailable):
             await self._mark([campaign_id], False)
 
     async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+        self._following = True
         failures = 0
         connected_before = False
-        while True:
-            pubsub: Any = self._client.pubsub()
-            try:
-                await pubsub.connect()
-                self._pubsub = pubsub
-                channels = list(self._watched)
-                if connected_before:
-                    self._resuming = asyncio.create_task(self._resume(channels, resumed))
-                if channels:
-                    await pubsub.ssubscribe(*channels)
-                connected_before = True
-                failures = 0
-                while True:
-                    # The raw reply ([kind, channel, data]) rather than get_message's dict: this
-                    # runs for every append to a watched campaign, this process's own included.
-                    response = await pubsub.parse_response(block=True)
-                    if response:
-                        self._handle(response, deliver)
-            except _LOST as error:
+        try:
+            while True:
+                connections: dict[str, Any] = {}
+                try:
+                    await self._shards.refresh()
+                    for shard in self._shards.names():
+                        connections[shard] = self._shards.client(shard).pubsub()
+                        await connections[shard].connect()
+                    # From here on watch() subscribes on the new connections, so none is left
+                    # behind on a connection about to close.
+                    self._connections = connections
+                    self._leaving.clear()
+                    self._moved.clear()
+                    again, self._unheard = connected_before or self._unheard, False
+                    readers = self._subscribe_all(connections, deliver, resumed, again)
+                    connected_before = True
+                    failures = 0
+                    reason = await _first_to_end(readers)
+                except _TROUBLE as error:
+                    reason = error
+                finally:
+                    self._connections = {}
+                    for pubsub in connections.values():
+                        with contextlib.suppress(Exception):
+                            await pubsub.aclose()
                 failures += 1
                 pause = RECONNECT_BACKOFF.compute(failures)
                 connected_before = True
-                log.warning("The change feed lost Redis (%s); retrying in %.2f s.", error, pause)
+                log.warning(
+                    "The change feed lost Redis (%s); reconnecting in %.2f s.", reason, pause
+                )
                 await asyncio.sleep(pause)  # back-off between reconnection attempts
-            finally:
-                self._pubsub = None
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+        finally:
+            self._following = False
 
-    async def _resume(self, channels: list[str], resumed: Resumed) -> None:
-        """Once the new connection's subscriptions are confirmed, let the reader catch up."""
-        loop = asyncio.get_running_loop()
-        waiters: list[asyncio.Future[None]] = []
-        for channel in channels:
-            waiter = loop.create_future()
-            self._waiting.setdefault(channel, []).append(waiter)
-            waiters.append(waiter)
+    def _subscribe_all(
+        self, connections: dict[str, Any], deliver: Deliver, resumed: Resumed, again: bool
+    ) -> list[asyncio.Task[BaseException]]:
+        by_shard: dict[str, list[str]] = {}
+        for channel in self._watched:
+            by_shard.setdefault(self._shards.of(channel), []).append(channel)
+        if again:
+            # Once every subscription is confirmed, the reader catches up what was missed.
+            waiters = [self._waiter(channel) for channel in self._watched]
+            if self._resuming is not None:
+                self._resuming.cancel()
+            self._resuming = asyncio.create_task(self._resume(waiters, resumed))
+        readers = [
+            asyncio.create_task(self._read(pubsub, by_shard.get(shard, []), deliver))
+            for shard, pubsub in connections.items()
+        ]
+        return [*readers, asyncio.create_task(self._until_moved())]
+
+    async def _read(self, pubsub: Any, channels: list[str], deliver: Deliver) -> BaseException:
+        """Subscribe one shard's connection and hand on what it brings; returns why it ended."""
+        try:
+            for batch in self._shards.batches(channels):
+                await pubsub.ssubscribe(*batch)
+            while True:
+                # The raw reply ([kind, channel, data]) rather than get_message's dict: this
+                # runs for every append to a watched campaign, this process's own included.
+                response = await pubsub.parse_response(block=True)
+                if response and not self._handle(response, deliver):
+                    return redis.exceptions.ClusterError("A node gave up a watched channel.")
+        except _TROUBLE as error:
+            return error
+
+    async def _until_moved(self) -> BaseException:
+        await self._moved.wait()
+        return redis.exceptions.ClusterError("A watched channel is on a node not connected.")
+
+    async def _resume(self, waiters: list[asyncio.Future[None]], resumed: Resumed) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*waiters), self._confirm_timeout)
         # A Redis that restarted empty has forgotten who watches what.
         with contextlib.suppress(StoreUnavailable):
-            await self._mark([self._watched[c] for c in channels if c in self._watched], True)
+            await self._mark(list(self._watched.values()), True)
         await resumed()
 
-    def _handle(self, response: list[Any], deliver: Deliver) -> None:
+    def _handle(self, response: list[Any], deliver: Deliver) -> bool:
+        """Act on one reply; False when a node gave up a channel this process still watches
+        (its slot moved to another node)."""
         kind = response[0]
         if kind == b"smessage":
             data: bytes = response[2]
             if data.startswith(self._own):
-                return  # this process's commit, delivered from the commit already
+                return True  # this process's commit, delivered from the commit already
             origin, events = decode_notice(data)
             campaign_id = self._watched.get(response[1].decode())
             if origin != self._origin and campaign_id is not None:
@@ -179,8 +297,30 @@ class RedisFeed:
             for waiter in self._waiting.pop(response[1].decode(), []):
                 if not waiter.done():
                     waiter.set_result(None)
+        elif kind == b"sunsubscribe":
+            channel = response[1].decode()
+            leaving = self._leaving.get(channel, 0)
+            if leaving:
+                if leaving == 1:
+                    del self._leaving[channel]
+                else:
+                    self._leaving[channel] = leaving - 1
+            elif channel in self._watched:
+                return False
+        return True
 
     async def close(self) -> None:
         if self._resuming is not None:
             self._resuming.cancel()
             await asyncio.gather(self._resuming, return_exceptions=True)
+
+
+async def _first_to_end(readers: list[asyncio.Task[BaseException]]) -> BaseException:
+    """Wait until one shard's reader ends (then the others are stopped too); returns why."""
+    try:
+        done, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_COMPLETED)
+        return next(iter(done)).result()
+    finally:
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)

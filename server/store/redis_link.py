@@ -40,6 +40,11 @@ class _Call:
         self.deadline = deadline
 
 
+def _ignore(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class Link:
     def __init__(self, connect: Callable[[], AbstractConnection], *, timeout: float) -> None:
         """``connect`` makes an unconnected redis-py connection; ``timeout`` bounds how long a
@@ -77,6 +82,25 @@ class Link:
             loop.call_soon(self._flush, connection)
         if self._watchdog is None:
             self._watchdog = loop.call_at(self._calls[0].deadline, self._check)
+        return await future
+
+    async def execute_asking(self, *args: Any) -> Any:
+        """``ASKING`` and one command, back to back on the connection: a cluster node importing
+        a slot serves that one command for it (:mod:`server.store.redis_cluster`)."""
+        connection = self._connection or await self._connect()
+        loop = asyncio.get_running_loop()
+        asking: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = loop.create_future()
+        deadline = loop.time() + self._timeout
+        self._calls += (_Call(asking, deadline), _Call(future, deadline))
+        self._out.append(hiredis.pack_command(("ASKING",)) + hiredis.pack_command(args))
+        if not self._flush_soon and self._writer is None:
+            self._flush_soon = True
+            loop.call_soon(self._flush, connection)
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(self._calls[0].deadline, self._check)
+        # Only the command's own reply matters: without ASKING it is redirected again.
+        asking.add_done_callback(_ignore)
         return await future
 
     async def _connect(self) -> AbstractConnection:

@@ -1,4 +1,5 @@
-"""The soak script, briefly: mixed clients on two processes, then every stream verified."""
+"""The soak script, briefly: mixed clients on two processes, then every stream verified; on a
+single Redis and on a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 
-def test_a_short_soak_ends_with_every_stream_verified_and_no_error(redis_url: str) -> None:
+@pytest.fixture(params=["single", "cluster"])
+def soak_redis(request: pytest.FixtureRequest) -> str:
+    """The soak runs on a single Redis and on a Redis Cluster."""
+    url: str = request.getfixturevalue(
+        "redis_url" if request.param == "single" else "redis_cluster_url"
+    )
+    return url
+
+
+def test_a_short_soak_ends_with_every_stream_verified_and_no_error(soak_redis: str) -> None:
+    redis_url = soak_redis
     run = subprocess.run(
         [sys.executable, str(ROOT / "loadtests" / "soak.py"), "--duration", "6"],
         env={"TABLETALE_REDIS_URL": redis_url, "PATH": "/usr/bin:/bin"},

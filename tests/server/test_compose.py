@@ -1,5 +1,6 @@
 """docker-compose.yml against the Compose Specification's JSON schema, plus what the schema
-cannot say: references that resolve, Redis with AOF, two servers on it, Locust's file present."""
+cannot say: references that resolve, Redis with AOF, two servers on it behind the balancer,
+Locust's file present. (HAProxy checks the balancer's own file: tests/server/test_balancer.py.)"""
 
 from __future__ import annotations
 
@@ -63,17 +64,39 @@ def test_redis_keeps_an_append_only_file_fsynced_every_second() -> None:
     assert command[command.index("--appendfsync") + 1] == "everysec"
 
 
-def test_two_servers_share_the_redis_and_locust_loads_both() -> None:
-    services = compose()["services"]
-    servers = [s for s in services.values() if "tabletale serve" in " ".join(s.get("command", []))]
-    assert len(servers) == 2
-    for server in servers:
+def servers(services: dict[str, Any]) -> dict[str, Any]:
+    return {
+        name: service
+        for name, service in services.items()
+        if "tabletale serve" in " ".join(service.get("command", []))
+    }
+
+
+def test_two_servers_share_the_redis() -> None:
+    found = servers(compose()["services"])
+    assert sorted(found) == ["server-a", "server-b"]
+    for server in found.values():
         assert server["environment"]["TABLETALE_REDIS_URL"].startswith("redis://redis:")
         assert server["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_users_and_locust_reach_the_servers_through_the_balancer_only() -> None:
+    services = compose()["services"]
+    balancer = services["balancer"]
+    assert balancer["ports"] == ["8000:8000"]
+    assert balancer["volumes"] == ["./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"]
+    assert set(balancer["depends_on"]) == set(servers(services))
+    for server in servers(services).values():
+        assert "ports" not in server  # one address for users: the balancer's
+    # The balancer's defaults name the compose services and their port.
+    config = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    for name in servers(services):
+        assert f"{name}:8000" in config
+    assert "uri /readyz" in config
     locust = services["locust"]
     assert (ROOT / "loadtests" / "locustfile.py").exists()
-    hosts = locust["environment"]["TABLETALE_HOSTS"].split(",")
-    assert hosts == ["http://server-a:8000", "http://server-b:8000"]
+    assert "--host http://balancer:8000" in " ".join(locust["command"])
+    assert "TABLETALE_HOSTS" not in locust.get("environment", {})
 
 
 def test_every_server_setting_in_the_file_is_one_the_server_reads() -> None:

@@ -206,15 +206,20 @@ def test_a_message_bucket_allows_its_burst_then_its_rate() -> None:
 # -- across processes ------------------------------------------------------------------------
 
 
-@pytest.fixture
-def shared_limits(tmp_path: Path) -> Iterator[tuple[Live, Live]]:
+@pytest.fixture(params=["single", "cluster"])
+def shared_limits(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Live, Live]]:
+    """Two processes counting on one Redis: a single node, then a cluster."""
     prefix = f"tt-test-{uuid.uuid4().hex[:10]}"
     settings = {
         "TABLETALE_LIMIT_CREATIONS": "4/minute",
         "TABLETALE_LIMIT_FAILED_AUTH_PER_CLIENT": "3/minute",
         "TABLETALE_LIMIT_SOCKETS_PER_CLIENT": "3",
     }
-    with running_redis() as url:
+    with contextlib.ExitStack() as stack:
+        if request.param == "single":
+            url = stack.enter_context(running_redis())
+        else:
+            url = request.getfixturevalue("redis_cluster_url")
         try:
             with (
                 server_process(url, prefix, tmp_path / "a", settings=settings) as a,

@@ -1,4 +1,5 @@
-"""Two server processes on one Redis: an action through one reaches sockets on the other."""
+"""Two server processes on one Redis, single node and cluster: an action through one reaches
+sockets on the other."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from server.store.redis_cluster import primary_urls
+from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix, running_redis
 from tests.server.conftest import Live, auth, free_port, socket_to, wait_ready
 
@@ -65,18 +69,27 @@ def server_process(
             process.wait()
 
 
+@pytest.fixture(params=["single", "cluster"])
+def shared_redis(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The Redis both processes use: a single node, then a cluster."""
+    if request.param == "single":
+        with running_redis() as url:
+            yield url
+    else:
+        yield request.getfixturevalue("redis_cluster_url")
+
+
 @pytest.fixture
-async def pair(tmp_path: Path) -> AsyncIterator[tuple[Live, Live]]:
+async def pair(shared_redis: str, tmp_path: Path) -> AsyncIterator[tuple[Live, Live]]:
     prefix = f"tt-test-{uuid.uuid4().hex[:10]}"
-    with running_redis() as url:
-        try:
-            with (
-                server_process(url, prefix, tmp_path / "a") as a,
-                server_process(url, prefix, tmp_path / "b") as b,
-            ):
-                yield a, b
-        finally:
-            await delete_prefix(url, prefix)
+    try:
+        with (
+            server_process(shared_redis, prefix, tmp_path / "a") as a,
+            server_process(shared_redis, prefix, tmp_path / "b") as b,
+        ):
+            yield a, b
+    finally:
+        await delete_prefix(shared_redis, prefix)
 
 
 async def test_an_action_through_one_process_reaches_sockets_on_another(
@@ -132,3 +145,36 @@ async def test_a_stale_version_from_the_other_process_is_rejected(
         )
         assert first.status_code == 200
         assert second.status_code == 409 and second.json()["error"]["code"] == "stale_version"
+
+
+async def test_campaigns_on_every_shard_reach_watchers_on_the_other_process(
+    pair: tuple[Live, Live], shared_redis: str
+) -> None:
+    a, b = pair
+    shards = set(primary_urls(shared_redis))
+    campaigns: dict[str, dict[str, Any]] = {}  # shard -> a campaign it serves
+    async with httpx.AsyncClient(timeout=10) as http:
+        for _ in range(60):
+            created = (
+                await http.post(f"{a.http}/api/campaigns", json={"game": "dice-race"})
+            ).json()
+            shard = node_serving(shared_redis, f"x:{{{created['id']}}}:events")
+            campaigns.setdefault(shard, created)
+            if set(campaigns) == shards:
+                break
+        assert set(campaigns) == shards
+        async with contextlib.AsyncExitStack() as stack:
+            watchers = []
+            for created in campaigns.values():
+                watcher = await stack.enter_async_context(socket_to(b, created["id"]))
+                await watcher.hello()
+                watchers.append(watcher)
+            for created, watcher in zip(campaigns.values(), watchers, strict=True):
+                reply = await http.post(
+                    f"{a.http}/api/campaigns/{created['id']}/actions",
+                    json={"action": "roll", "expected_version": 2},
+                    headers=auth(created["seats"]["player"]),
+                )
+                assert reply.status_code == 200, reply.text
+                update = await watcher.next_update()
+                assert update["version"] == reply.json()["version"]

@@ -1,6 +1,9 @@
-"""Small builders and readers shared by the store conformance suite."""
+"""Small builders and readers shared by the store conformance suite and the change feed tests."""
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
 
 from server.store.base import EventStore, StoredEvent
 
@@ -34,3 +37,31 @@ async def family(store: EventStore) -> None:
     await store.append("child", 3, [b"c4", b"c5"])
     await store.fork("child", 4, "grandchild", now_ms=3_000)
     await store.append("grandchild", 4, [b"g5"])
+
+
+class Heard:
+    """What a change feed delivered, and a way to wait until it has delivered enough."""
+
+    def __init__(self) -> None:
+        self.changes: list[tuple[str, list[StoredEvent]]] = []
+        self.resumed = 0
+        self._changed = asyncio.Condition()
+
+    def deliver(self, campaign_id: str, events: list[StoredEvent]) -> None:
+        self.changes.append((campaign_id, events))
+        asyncio.get_running_loop().create_task(self._notify())
+
+    async def on_resume(self) -> None:
+        self.resumed += 1
+        await self._notify()
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def until(self, done: Callable[[], bool], timeout: float = PROMPT_S) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(done), timeout)
+
+    def versions(self, campaign_id: str) -> list[int]:
+        return [e.version for cid, events in self.changes if cid == campaign_id for e in events]

@@ -1,4 +1,5 @@
-"""The Redis change feed on the real Redis: two stores on one key prefix stand for two processes."""
+"""The Redis change feed on the real Redis, single node and cluster: two stores on one key prefix
+stand for two processes."""
 
 from __future__ import annotations
 
@@ -13,42 +14,28 @@ import redis.asyncio
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 from server.store.redis import RedisStore
+from server.store.redis_cluster import primary_urls
 from server.store.redis_feed import RECONNECT_BACKOFF, decode_notice, encode_notice
+from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix
+from tests.server.store.helpers import Heard
 
 pytestmark = pytest.mark.redis
 
 WAIT_S = 5.0
 
 
-class Heard:
-    def __init__(self) -> None:
-        self.changes: list[tuple[str, list[StoredEvent]]] = []
-        self.resumed = 0
-        self._changed = asyncio.Condition()
-
-    def deliver(self, campaign_id: str, events: list[StoredEvent]) -> None:
-        self.changes.append((campaign_id, events))
-        asyncio.get_running_loop().create_task(self._notify())
-
-    async def on_resume(self) -> None:
-        self.resumed += 1
-        await self._notify()
-
-    async def _notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
-
-    async def until(self, done: object) -> None:
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(done), WAIT_S)  # type: ignore[arg-type]
-
-    def versions(self, campaign_id: str) -> list[int]:
-        return [e.version for cid, events in self.changes if cid == campaign_id for e in events]
+@pytest.fixture(params=["single", "cluster"])
+def feed_url(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on a single Redis and on a Redis Cluster."""
+    fixture = "redis_url" if request.param == "single" else "redis_cluster_url"
+    url: str = request.getfixturevalue(fixture)
+    return url
 
 
 @pytest.fixture
-async def pair(redis_url: str) -> AsyncIterator[tuple[RedisStore, RedisStore]]:
+async def pair(feed_url: str) -> AsyncIterator[tuple[RedisStore, RedisStore]]:
+    redis_url = feed_url
     prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
     here = RedisStore.from_url(redis_url, prefix=prefix)
     there = RedisStore.from_url(redis_url, prefix=prefix)
@@ -123,16 +110,20 @@ async def test_a_process_does_not_hear_its_own_appends_nor_unwatched_campaigns(
     assert heard.versions("c") == [2]
 
 
-async def feed_connections(url: str, name: str) -> list[dict[str, str]]:
-    client = redis.asyncio.Redis.from_url(url, decode_responses=True)
-    try:
-        return [c for c in await client.client_list() if c.get("name") == name]
-    finally:
-        await client.aclose()
+async def feed_connections(url: str, name: str) -> dict[str, list[dict[str, str]]]:
+    """The connections named ``name`` on each node (one node for a single Redis)."""
+    found = {}
+    for node in primary_urls(url):
+        client = redis.asyncio.Redis.from_url(node, decode_responses=True)
+        try:
+            found[node] = [c for c in await client.client_list() if c.get("name") == name]
+        finally:
+            await client.aclose()
+    return found
 
 
 async def test_connections_do_not_grow_with_the_campaigns_watched(
-    redis_url: str, pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+    feed_url: str, pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
 ) -> None:
     here, there = pair
     feed, heard = following
@@ -141,22 +132,25 @@ async def test_connections_do_not_grow_with_the_campaigns_watched(
         await here.create(campaign, "gil_ennis", now_ms=1)
     await asyncio.gather(*(feed.watch(campaign) for campaign in ids))
     name = f"tabletale:{os.getpid()}:feed"
-    assert len(await feed_connections(redis_url, name)) == 1
+    # One per shard: a single Redis is one, a cluster has one per primary.
+    per_node = await feed_connections(feed_url, name)
+    assert {len(connections) for connections in per_node.values()} == {1}
     for campaign in ids[::50]:
         await there.append(campaign, 0, [b"x"])
     await heard.until(lambda: len(heard.changes) == len(ids[::50]))
 
 
 async def test_after_losing_its_connection_the_feed_resubscribes_and_says_so(
-    redis_url: str, pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+    feed_url: str, pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
 ) -> None:
     here, there = pair
     feed, heard = following
     await here.create("c", "gil_ennis", now_ms=1)
     await feed.watch("c")
     name = f"tabletale:{os.getpid()}:feed"
-    (connection,) = await feed_connections(redis_url, name)
-    admin = redis.asyncio.Redis.from_url(redis_url)
+    node = node_serving(feed_url, f"{here._prefix}:{{c}}:changes")
+    (connection,) = (await feed_connections(feed_url, name))[node]
+    admin = redis.asyncio.Redis.from_url(node)
     try:
         await admin.client_kill_filter(_id=connection["id"])
     finally:
@@ -167,13 +161,14 @@ async def test_after_losing_its_connection_the_feed_resubscribes_and_says_so(
 
 
 async def test_an_append_only_the_appending_process_watches_is_not_published(
-    redis_url: str, pair: tuple[RedisStore, RedisStore]
+    feed_url: str, pair: tuple[RedisStore, RedisStore]
 ) -> None:
     here, there = pair
     here_feed, there_feed = here.changes(), there.changes()
     await here.create("c", "gil_ennis", now_ms=1)
     prefix = here._prefix
-    listener = redis.asyncio.Redis.from_url(redis_url).pubsub()
+    node = node_serving(feed_url, f"{prefix}:{{c}}:changes")
+    listener = redis.asyncio.Redis.from_url(node).pubsub()
     try:
         await listener.ssubscribe(f"{prefix}:{{c}}:changes")
         await here_feed.watch("c")  # only this process watches: its append is not announced
