@@ -85,8 +85,9 @@ def setup(state: MachinaState) -> Emitter:
         order = chance.shuffled(cards)
         out.emit(Shuffled(deck, order, len(order), chance.rng.draws))
     for seat in state.seats:
-        for card in CONTENT.explorers[seat].items:
-            out.emit(ItemGained(seat, card, CONTENT.items[card].charges, True, "start"))
+        for index, card in enumerate(CONTENT.explorers[seat].items):
+            ready = index < CONTENT.ruleset.equip_slots
+            out.emit(ItemGained(seat, card, CONTENT.items[card].charges, ready, "start"))
     out.emit(TilePlaced(CONTENT.scenario.start_tile, "map", 0, 0, 0, 0, "start"))
     found = board(out.state)
     entry = next(p for p, space in found.spaces.items() if space.symbol == "E")

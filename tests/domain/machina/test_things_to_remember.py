@@ -157,6 +157,7 @@ def _last_one_out() -> tuple[MachinaState, list[object]]:
     )
     state = with_monster(state, "cog-rat", 1, 2)
     state = at(at(state, "ada", 3, 0), "bram", 1, 1, status="exited", ended=True)
+    state = replace(state, items=tuple(i for i in state.items if i.equipped))  # room for one more
     deck = state.map_deck
     state, events = play(state, "ada", Exit())
     assert state.map_deck[: len(deck)] == deck
