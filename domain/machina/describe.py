@@ -121,8 +121,8 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case PlacementOffered(tile=tile, options=options):
             name = CONTENT.chapter_tiles[tile].name
             return f"{name} can connect in {len(options)} places: the explorers choose"
-        case RoundBegan(round=number):
-            return f"Round {number} begins"
+        case RoundBegan():
+            return "A new round: every explorer's stamina is refilled"
         case Moved(explorer=who, x=x, y=y):
             return f"{_who(who)} moves to {x},{y}"
         case Explored(explorer=who, side=side):

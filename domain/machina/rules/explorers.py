@@ -1,7 +1,7 @@
 """The explorer phase: what each explorer may do with their stamina, and what it does.
 
 Every explorer on the map acts, in any order, until they end their turn. Each action but ending
-the turn and unequipping costs stamina, so a round always ends.
+the turn costs stamina, so a round always ends.
 """
 
 from __future__ import annotations
