@@ -9,6 +9,7 @@ from pathlib import Path
 from domain.core.errors import ContentError
 from domain.eila import content as eila_content
 from domain.gil_ennis import content as gil_ennis_content
+from domain.machina import content_load as machina_content
 
 Checker = Callable[[Path], list[ContentError]]
 
@@ -25,6 +26,7 @@ def _check_gil_ennis(path: Path) -> list[ContentError]:
 PACKS: tuple[tuple[str, str, Path, Checker], ...] = (
     ("eila", "pack.json", eila_content.DEFAULT_PACK, eila_content.check_pack),
     ("gil-ennis", "map.json", gil_ennis_content.CONTENT_DIR, _check_gil_ennis),
+    ("machina", "scenario.json", machina_content.CONTENT_DIR, machina_content.check_content),
 )
 
 

@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("game", help="gil-ennis, eila or machina")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--players", type=int, choices=(1, 2), default=1)
+    sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=1)
     sim.add_argument("--chapter", type=int, default=None, help="Eila: the chapter to play")
     sim.add_argument("--mode", choices=("normal", "advanced"), default=None)
     sim.add_argument(
@@ -57,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="Eila: play whole campaigns from the chapter on, not one attempt at it",
     )
-    sim.add_argument("--bot", default="random", help="random (any game) or greedy (Eila)")
+    sim.add_argument(
+        "--bot", default="random", help="random (any game), greedy (Eila) or heuristic (Machina)"
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
 

@@ -25,6 +25,12 @@ def _uniform(game: Game, seed: int) -> Bot:
     return UniformRandom(seed)
 
 
+def _machina_heuristic(game: Game, seed: int) -> Bot:
+    from domain.bots.machina_heuristic import MachinaHeuristic
+
+    return MachinaHeuristic()
+
+
 def _eila_greedy(game: Game, seed: int) -> Bot:
     from domain.bots.eila_greedy import EilaGreedy
     from domain.eila.game import EilaGame
@@ -37,6 +43,7 @@ def _eila_greedy(game: Game, seed: int) -> Bot:
 BOTS: dict[str, dict[str | None, Callable[[Game, int], Bot]]] = {
     "random": {None: _uniform},
     "greedy": {"eila": _eila_greedy},
+    "heuristic": {"machina": _machina_heuristic},
 }
 """Bots by name, then by the game they play (None: any game)."""
 

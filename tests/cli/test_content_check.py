@@ -13,7 +13,7 @@ from domain.eila.content import DEFAULT_PACK
 def test_shipped_content_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["content", "check"]) == 0
     out = capsys.readouterr().out
-    assert "eila pack" in out and "gil-ennis pack" in out
+    assert "eila pack" in out and "gil-ennis pack" in out and "machina pack" in out
     assert "error" not in out
 
 

@@ -1,0 +1,100 @@
+"""Machina Arcana: To Eternity as a :class:`~domain.core.game.Game`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+import msgspec
+
+from domain.core.events import CampaignCreated
+from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
+from domain.core.rng import Rng
+from domain.machina import rules
+from domain.machina.actions import MachinaAction
+from domain.machina.content_load import CONTENT
+from domain.machina.describe import describe
+from domain.machina.events import MachinaEvent, MapTilesReturned, Shuffled
+from domain.machina.rules.evolve import evolve
+from domain.machina.state import Explorer, MachinaState
+from domain.machina.view import MachinaView, view
+
+OWN_EVENTS = get_args(MachinaEvent)
+
+
+class MachinaOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The scenario to play; the content ships one."""
+
+    scenario: Literal["to-eternity"] = "to-eternity"
+
+
+class MachinaGame:
+    info = GameInfo(
+        name="machina",
+        title="Machina Arcana: To Eternity",
+        ruleset="machina/1",
+        seat_layouts=CONTENT.seat_layouts,
+        hidden_information=True,
+        chance=True,
+    )
+    options_type: Any = MachinaOptions
+    event_type: Any = MachinaEvent
+    state_type: Any = MachinaState
+    view_type: Any = MachinaView
+
+    def initial(self, created: CampaignCreated) -> MachinaState:
+        options_of(self, created.options, MachinaOptions)
+        explorers = tuple(
+            Explorer(seat, CONTENT.explorers[seat].health, CONTENT.explorers[seat].stamina)
+            for seat in created.seats
+        )
+        return MachinaState(
+            rng=Rng(created.seed),
+            seats=tuple(created.seats),
+            explorers=explorers,
+            chapter_deck=tuple(c.id for c in CONTENT.scenario.chapters),
+        )
+
+    def setup(self, state: MachinaState) -> list[MachinaEvent]:
+        return rules.setup(state).events
+
+    def decide(self, state: MachinaState, seat: str, action: Any) -> list[MachinaEvent]:
+        return rules.decide(state, seat, action).events
+
+    def play(self, state: MachinaState, seat: str, action: MachinaAction) -> list[Step]:
+        return list(rules.play(state, seat, action).steps)
+
+    def evolve(self, state: MachinaState, event: MachinaEvent) -> MachinaState:
+        return evolve(state, event)
+
+    def legal_actions(self, state: MachinaState, seat: str) -> list[LegalAction]:
+        return [
+            LegalAction(action_id(c.action), c.label, c.action)
+            for c in rules.candidates(state, seat)
+        ]
+
+    def to_act(self, state: MachinaState) -> tuple[str, ...]:
+        return rules.to_act(state)
+
+    def progress(self, state: MachinaState) -> Progress:
+        return Progress(chapter=state.chapter or None, day=state.round)
+
+    def outcome(self, state: MachinaState) -> Outcome:
+        if state.result == "won":
+            return "won"
+        if state.result == "lost":
+            return "lost"
+        return "running"
+
+    def view(self, state: MachinaState, seat: str | None) -> MachinaView:
+        return view(state, seat)
+
+    def redact(self, event: Any, seat: str | None) -> Any:
+        # Decks lie face down: a viewer learns how many cards were shuffled, never their order.
+        if isinstance(event, Shuffled | MapTilesReturned):
+            return msgspec.structs.replace(event, order=())
+        return event
+
+    def describe(self, event: Any, state: MachinaState) -> str | None:
+        if not isinstance(event, OWN_EVENTS):
+            return None
+        return describe(event, state)
