@@ -47,6 +47,8 @@ DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 DRIVERS = 2  # driver processes, so the load generator is not the bottleneck on two cores
+GIVING_UP = ("abandon", "confirm_abandon")
+"""Action ids the players never pick (Eila's way of ending a campaign for good)."""
 NO_LIMITS = {
     "TABLETALE_LIMIT_CREATIONS": "off",
     "TABLETALE_LIMIT_SOCKETS_PER_CLIENT": "0",
@@ -239,7 +241,9 @@ async def _session(
                 if seat.outcome != "running" or not seat.legal_actions:
                     out["ended"] += 1
                     return
-                action = rng.choice(seat.legal_actions)["id"]
+                # A player at the table plays on: giving the campaign up is not a move.
+                moves = [a for a in seat.legal_actions if not a["id"].startswith(GIVING_UP)]
+                action = rng.choice(moves or seat.legal_actions)["id"]
                 sent = time.perf_counter()
                 await seat.act(action, timeout=10.0)
                 took = time.perf_counter() - sent
@@ -383,6 +387,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "p95_ms": percentile(latencies, 95),
         "p99_ms": percentile(latencies, 99),
         "errors": errors,
+        "sessions_ended_early": sum(r["ended"] for r in results),
         "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
         "frames_per_action": round(sum(r["frames"] for r in results) / moves, 2) if moves else None,
