@@ -8,6 +8,7 @@ library's synchronous client.
 from __future__ import annotations
 
 import itertools
+import time
 import uuid
 from typing import Any
 
@@ -65,6 +66,8 @@ class BlockingSeat:
         self.send(exchange.request)
         while not exchange.done:
             reply = exchange.feed(self.receive())
+            if pause := exchange.take_pause():
+                time.sleep(pause)  # the server's own retry_after, not a guess
             if reply is not None:
                 self.send(reply)
         assert exchange.answer is not None

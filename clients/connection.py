@@ -160,6 +160,8 @@ class Seat:
         await self.send(exchange.request)
         while not exchange.done:
             reply = exchange.feed(await self.receive(timeout))
+            if pause := exchange.take_pause():
+                await asyncio.sleep(pause)  # the server's own retry_after, not a guess
             if reply is not None:
                 await self.send(reply)
         assert exchange.answer is not None

@@ -12,7 +12,8 @@ and Locust) feed every received message to a :class:`Replica` and drive an actio
   ``sync`` and ignores updates until the sync arrives;
 - an action is answered ``accepted`` or ``rejected`` under its command id. After a ``sync`` the
   answer may have been dropped, so the action is sent again with the same command id, which the
-  server answers as a duplicate if it was applied;
+  server answers as a duplicate if it was applied; one ``rejected`` as ``rate_limited`` was
+  dropped unread, so it is sent again after the ``retry_after`` the server names;
 - ``presence`` (who is connected, for a client that asked in its ``hello``) replaces the last one;
 - a message of a type this client does not know is ignored, so servers can add new ones.
 """
@@ -36,6 +37,10 @@ class ProtocolError(Exception):
 
 
 SYNC: Message = {"type": "sync"}
+
+MAX_RATE_RETRIES = 20
+"""An action refused as over the socket's rate is sent again after the server's ``retry_after``,
+this many times at most before the refusal is raised."""
 
 
 class Replica:
@@ -131,6 +136,14 @@ class Exchange:
             "expected_version": replica.version,
         }
         self.answer: Message | None = None
+        self.pause = 0.0
+        """Seconds to wait before sending :meth:`feed`'s reply: the server's ``retry_after``."""
+        self.retries = 0
+
+    def take_pause(self) -> float:
+        """The pause asked for by the last message fed, once: the caller waits it out."""
+        pause, self.pause = self.pause, 0.0
+        return pause
 
     def feed(self, message: Message) -> Message | None:
         """Absorb ``message``; returns a message to send (a sync request or the action again).
@@ -143,6 +156,13 @@ class Exchange:
             raise ProtocolError(message)
         mine = message.get("command_id") == self.command_id
         if kind == "rejected" and mine:
+            after = message.get("retry_after")
+            if message.get("code") == "rate_limited" and after is not None:
+                if self.retries >= MAX_RATE_RETRIES:
+                    raise ProtocolError(message)
+                self.retries += 1
+                self.pause = float(after)
+                return self.request  # dropped unread: the same action, once the pause is over
             raise ProtocolError(message)
         reply = self.replica.absorb(message)
         if kind == "accepted" and mine:

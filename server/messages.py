@@ -298,19 +298,26 @@ class Presence(msgspec.Struct, frozen=True, tag="presence"):
     spectators: int
 
 
-class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
+class Rejected(msgspec.Struct, frozen=True, tag="rejected", omit_defaults=True):
+    """An action refused; nothing was appended. ``retry_after`` (seconds) comes with
+    ``rate_limited``: the same action may be sent again after it."""
+
     command_id: str | None
     code: str
     message: str
+    retry_after: float | None = None
 
 
 class ReplayEnd(msgspec.Struct, frozen=True, tag="end"):
     version: int
 
 
-class ErrorMessage(msgspec.Struct, frozen=True, tag="error"):
+class ErrorMessage(msgspec.Struct, frozen=True, tag="error", omit_defaults=True):
+    """``retry_after`` (seconds) comes with ``rate_limited`` when waiting is enough."""
+
     code: str
     message: str
+    retry_after: float | None = None
 
 
 ServerMessage = (

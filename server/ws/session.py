@@ -158,10 +158,11 @@ class Session:
             decoded = self.frames.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError):
             decoded = None
+        after = round(wait, 3)
         if isinstance(decoded, Act):
-            self.send(Rejected(decoded.command_id, "rate_limited", text))
+            self.send(Rejected(decoded.command_id, "rate_limited", text, after))
         else:
-            self.send(ErrorMessage("rate_limited", text))
+            self.send(ErrorMessage("rate_limited", text, after))
 
     async def handle(self, data: str | bytes) -> None:
         try:

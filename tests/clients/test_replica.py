@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from clients.replica import SYNC, Exchange, ProtocolError, Replica
+from clients.replica import MAX_RATE_RETRIES, SYNC, Exchange, ProtocolError, Replica
 
 
 def welcome(version: int = 2, view: Any = None) -> dict[str, Any]:
@@ -110,6 +110,30 @@ def test_a_rejection_or_an_error_raises() -> None:
     assert refused.value.code == "stale_version"
     with pytest.raises(ProtocolError):
         Exchange(replica, "a", "cmd").feed({"type": "error", "code": "x", "message": "m"})
+
+
+def test_an_action_over_the_rate_is_sent_again_after_the_servers_pause_a_bounded_times() -> None:
+    replica = Replica()
+    replica.absorb(welcome())
+    exchange = Exchange(replica, "a", "cmd")
+    limited = {
+        "type": "rejected",
+        "command_id": "cmd",
+        "code": "rate_limited",
+        "message": "m",
+        "retry_after": 0.25,
+    }
+    assert exchange.feed(limited) == exchange.request
+    assert exchange.take_pause() == 0.25 and exchange.take_pause() == 0.0
+    assert not exchange.done
+    for _ in range(MAX_RATE_RETRIES - 1):
+        assert exchange.feed(limited) == exchange.request
+    with pytest.raises(ProtocolError) as refused:
+        exchange.feed(limited)
+    assert refused.value.code == "rate_limited"
+    without_pause = {k: v for k, v in limited.items() if k != "retry_after"}
+    with pytest.raises(ProtocolError):
+        Exchange(replica, "a", "cmd").feed(without_pause)
 
 
 def test_a_duplicate_answer_ahead_of_the_replica_asks_for_a_sync() -> None:

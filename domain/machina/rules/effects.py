@@ -96,7 +96,14 @@ def resolve_horror(out: Emitter, effect: HorrorEffect) -> None:
             if chosen is not None:
                 spawn_for(out, chosen)
         case ClockTick(amount=amount):
-            out.emit(ClockAdvanced(out.state.clock + amount))
+            advance_clock(out, amount)
+
+
+def advance_clock(out: Emitter, amount: int) -> None:
+    """Move the clock on by ``amount`` rounds; it stops at its end and never passes it."""
+    clock = min(out.state.clock + amount, CONTENT.scenario.clock)
+    if clock != out.state.clock:
+        out.emit(ClockAdvanced(clock))
 
 
 def invoke(out: Emitter) -> None:

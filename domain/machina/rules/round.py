@@ -12,7 +12,6 @@ from __future__ import annotations
 from domain.machina.board import distance, neighbours
 from domain.machina.content_load import CONTENT
 from domain.machina.events import (
-    ClockAdvanced,
     DieRolled,
     EffectBegan,
     EffectsCancelled,
@@ -25,7 +24,13 @@ from domain.machina.events import (
     ScenarioEnded,
     SpawnRatingReset,
 )
-from domain.machina.rules.effects import each_explorer_spawns, invoke, resolve_horror, resolve_spawn
+from domain.machina.rules.effects import (
+    advance_clock,
+    each_explorer_spawns,
+    invoke,
+    resolve_horror,
+    resolve_spawn,
+)
 from domain.machina.rules.emitter import Emitter
 from domain.machina.rules.harm import check_outs
 from domain.machina.rules.units import spawn_for, strongest
@@ -183,7 +188,7 @@ def _end_of_round(out: Emitter) -> None:
         spawn, horror = _lowered(state.spawn_rating), _lowered(state.horror_rating)
         if (spawn, horror) != (state.spawn_rating, state.horror_rating):
             out.emit(RatingsLowered(spawn, horror))
-    out.emit(ClockAdvanced(out.state.clock + 1))
+    advance_clock(out, 1)
     out.emit(RoundEnded(state.round))
     if out.state.clock >= CONTENT.scenario.clock:
         out.emit(ScenarioEnded("lost", "clock"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.engine import states
+from domain.core.engine import evolve, states
 from domain.core.hashing import state_hash
 from domain.machina import GAME
 from domain.machina.content_load import CONTENT
@@ -26,7 +26,7 @@ def test_random_legal_playthroughs_end_and_replay_exactly(
     seed: int, seats: tuple[str, ...], data: st.DataObject
 ) -> None:
     first = created(seats, seed)
-    state = GAME.initial(first)
+    state = evolve(GAME, None, first)  # as the server does: the engine keys the generator
     stream: list[tuple[int, object]] = [(1, first)]
     hashes = [state_hash(state)]
     for event in GAME.setup(state):

@@ -8,9 +8,11 @@ from msgspec.structs import replace
 from domain.core.errors import IllegalAction, NotYourTurn
 from domain.machina import GAME
 from domain.machina.actions import Attack, EndTurn, Equip, Exit, Give, Interact, Move, UseItem
+from domain.machina.content import ClockTick
 from domain.machina.content_load import CONTENT
 from domain.machina.events import (
     Attacked,
+    ClockAdvanced,
     ExplorerOut,
     MonsterAttacked,
     MonsterKilled,
@@ -18,6 +20,8 @@ from domain.machina.events import (
     RoundBegan,
     ScenarioEnded,
 )
+from domain.machina.rules.effects import resolve_horror
+from domain.machina.rules.emitter import Emitter
 from domain.machina.state import Item, MachinaState, hit_cost
 from tests.domain.machina.helpers import (
     DUO,
@@ -99,14 +103,21 @@ def test_an_explorer_at_0_health_is_out_and_with_all_out_the_scenario_is_lost() 
 def test_a_monster_goes_for_the_nearest_explorer_the_first_seat_among_equals() -> None:
     state = at(at(fresh(DUO), "ada", 0, 2), "bram", 2, 2)
     state = with_monster(state, "rust-hound", 1, 2, health=9)  # next to both
+    hound = state.monsters[-1].uid
     _, events = end_round(state)
-    assert of_type(events, MonsterMoved) == []
-    assert of_type(events, MonsterAttacked)[0].explorer == "ada"
+    # Only the placed monster: the round's own spawn and horror phases may bring others.
+    assert [e for e in of_type(events, MonsterMoved) if e.monster == hound] == []
+    assert _attacks_by(events, hound)[0].explorer == "ada"
     state = with_monster(at(at(fresh(DUO), "ada", 0, 1), "bram", 2, 3), "cog-rat", 1, 0)
+    rat = state.monsters[-1].uid
     _, events = end_round(state)
-    moved = of_type(events, MonsterMoved)[0]
+    moved = next(e for e in of_type(events, MonsterMoved) if e.monster == rat)
     assert (moved.x, moved.y) == (1, 1)  # one step to Ada; Bram is three away
-    assert of_type(events, MonsterAttacked)[0].explorer == "ada"
+    assert _attacks_by(events, rat)[0].explorer == "ada"
+
+
+def _attacks_by(events: list[object], monster: int) -> list[MonsterAttacked]:
+    return [e for e in of_type(events, MonsterAttacked) if e.monster == monster]
 
 
 def test_an_attack_rolls_the_weapons_dice_against_the_monsters_defense() -> None:
@@ -161,3 +172,15 @@ def test_an_illegal_action_or_another_explorers_is_refused() -> None:
     assert Move("n") in actions(state, "bram") and Move("n") not in actions(state, "ada")
     with pytest.raises(NotYourTurn):
         GAME.decide(state, "ada", Move("n"))
+
+
+def test_the_clock_stops_at_its_end_and_a_round_ending_there_loses() -> None:
+    end = CONTENT.scenario.clock
+    out = Emitter(replace(fresh(SOLO), clock=end - 1))
+    resolve_horror(out, ClockTick(3))  # a horror card ticking past the end stops at it
+    assert out.state.clock == end
+    resolve_horror(out, ClockTick(1))
+    assert out.events == [ClockAdvanced(end)]
+    state, events = end_round(out.state)
+    assert state.clock == end
+    assert of_type(events, ScenarioEnded) == [ScenarioEnded("lost", "clock")]
