@@ -21,10 +21,14 @@ def _finish(state: MachinaState, bot: MachinaHeuristic | UniformRandom) -> Machi
     raise AssertionError("the expedition did not end")
 
 
-def test_the_heuristic_bot_wins_the_scenario_with_any_number_of_explorers() -> None:
-    for seats in (SOLO, DUO, FOUR):
-        for seed in range(3):
-            assert GAME.outcome(_finish(fresh(seats, seed), MachinaHeuristic())) == "won"
+def test_the_heuristic_bot_wins_most_expeditions_with_any_number_of_explorers() -> None:
+    """Solo is the hardest (``tabletale simulate machina`` loses about one in ten); with company
+    the bot has not been seen to lose."""
+    for seats, least in ((SOLO, 4), (DUO, 5), (FOUR, 5)):
+        outcomes = [
+            GAME.outcome(_finish(fresh(seats, seed), MachinaHeuristic())) for seed in range(5)
+        ]
+        assert outcomes.count("won") >= least, (seats, outcomes)
 
 
 def test_random_play_mostly_loses() -> None:
