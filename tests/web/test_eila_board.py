@@ -1,0 +1,222 @@
+"""Eila's board in a real browser, chapter by chapter: chapter 2's quiz card and combat as they come
+up in play, chapter 3's mine map with the Eila & Leo token and its face-down tiles, and nothing
+the player may not see (the upcoming deck's order, undrawn quiz cards, the quiz answers, face-down
+map tiles) anywhere in the page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from domain.eila import GAME
+from domain.eila.state import EilaState
+from server.app import create_app
+from server.service import CampaignService
+from server.store.memory import MemoryStore
+from tests.server.conftest import Live, OneSalt, running
+from tests.web.conftest import create, open_as, screenshot, version_of
+
+ROOT = Path(__file__).resolve().parents[2]
+MOST_CLICKS = 40
+"""Chapter 2 seeded below reaches a quiz card in a few actions and a combat in about twenty."""
+EXPLORED = 4
+"""Face-up tiles for the mine's screenshot: the entrance and three found by exploring."""
+QUIET = ("abandon", "discard", "convert", "answer", "use")
+
+
+class Table:
+    """A live server on an in-memory store the test can look behind, for what the page must not
+    show."""
+
+    def __init__(self, live: Live, store: MemoryStore) -> None:
+        self.live = live
+        self.store = store
+
+    def hidden_state(self, campaign: str) -> EilaState:
+        """The campaign's whole state, secrets included, read from the store on a loop of its own
+        (the server's loop runs in another thread)."""
+
+        async def read() -> Any:
+            return (await CampaignService(self.store).state_at(campaign))[1]
+
+        with ThreadPoolExecutor(1) as pool:
+            state: EilaState = pool.submit(asyncio.run, read()).result()
+        return state
+
+    def seat_state(self, created: dict[str, Any]) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {created['seats']['player']}"}
+        url = f"{self.live.http}/api/campaigns/{created['id']}/state"
+        answer: dict[str, Any] = httpx.get(url, headers=headers, timeout=10).json()
+        return answer
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    store = MemoryStore()
+    with running(create_app(CampaignService(store, fresh=OneSalt()))) as live:
+        yield Table(live, store)
+
+
+def choose(buttons: list[list[str]]) -> str:
+    """The action a steady player takes: draw a quiz card or fight when offered, else the first
+    choice on the board that is not a side action."""
+    for action, label in buttons:
+        if "quiz card" in label or action in ("roll", "fight"):
+            return action
+    for action, _ in buttons:
+        if not action.startswith(QUIET):
+            return action
+    return buttons[0][0]
+
+
+def play_until(page: Page, reached: Callable[[], bool]) -> None:
+    """Click legal actions on the board until ``reached``, at most :data:`MOST_CLICKS` times."""
+    for _ in range(MOST_CLICKS):
+        if reached():
+            return
+        enabled = page.locator("button.action:not([disabled])")
+        buttons = enabled.evaluate_all("bs => bs.map(b => [b.dataset.action, b.textContent])")
+        action = choose(buttons)
+        button = page.locator(f'button.action[data-action="{action}"]').first
+        group = page.locator("details.action-group", has=button)
+        if group.count() and not group.first.evaluate("node => node.open"):
+            group.first.locator("summary").click()
+        version = version_of(page)
+        button.click()
+        expect(page.locator(".campaign-status")).not_to_have_attribute("data-version", str(version))
+    assert reached(), f"not reached in {MOST_CLICKS} clicks"
+
+
+def assert_nothing_hidden(page: Page, table: Table, created: dict[str, Any]) -> None:
+    state = table.hidden_state(created["id"])
+    view = table.seat_state(created)["view"]
+    shown = json.dumps(view)
+    text = page.locator("body").inner_text()
+    html = page.content()
+    unseen = state.upcoming[state.known_on_top : len(state.upcoming) - state.known_at_bottom]
+    names = {GAME.pack.card(number, state.mode).name for number in unseen}
+    for name in names - {n for n in names if n in shown}:
+        assert name not in text, f"{name!r} lies unseen in the upcoming deck, yet the page shows it"
+    for _, deck in state.quiz_decks:
+        for quiz in deck:
+            question = GAME.pack.quizzes[quiz].question
+            assert question not in html, f"{quiz} is undrawn, yet the page asks {question!r}"
+    assert page.locator("[data-answer], [data-correct], .correct").count() == 0
+    for quiz in state.quiz_open:
+        answers = page.locator(f'.quiz-card[data-quiz="{quiz}"] button.action')
+        classes = answers.evaluate_all("bs => bs.map(b => b.className)")
+        assert len(set(classes)) <= 1, "the answer buttons look alike whatever the key says"
+    if state.mine is not None:
+        mine = GAME.pack.chapters[state.chapter].mine
+        assert mine is not None
+        for slot, tile in enumerate(state.mine.tiles):
+            if slot not in state.mine.face_up:
+                assert mine.tiles[tile].name not in html, f"face-down {tile} shows its name"
+                assert f'data-tile="{tile}"' not in html, f"face-down {tile} shows its id"
+
+
+def test_chapter_two_shows_the_quiz_card_and_the_combat_as_they_come_up(
+    table: Table, page: Page
+) -> None:
+    created = create(table.live, "eila", options={"chapter": 2}, seed=3)
+    open_as(page, table.live, created["id"], "player", created["seats"]["player"])
+    board = page.locator(".board-eila")
+    expect(board.locator(".chapter-head h2")).to_contain_text("Chapter 2")
+    expect(board.locator(".submissions-left")).to_have_count(0)
+    decks = board.locator(".quiz-area .deck-quiz")
+    expect(decks).to_have_count(2)
+
+    quiz = board.locator(".quiz-card")
+    play_until(page, lambda: quiz.count() > 0)
+    view = table.seat_state(created)["view"]
+    drawn = view["chapter_element_area"]["quizzes_open"][0]
+    card = board.locator(f'.quiz-card[data-quiz="{drawn["id"]}"]')
+    expect(card.locator(".quiz-question")).to_have_text(drawn["question"])
+    expect(card.locator(".quiz-reward")).to_contain_text(drawn["reward"])
+    answers = card.locator("button.action")
+    expect(answers).to_have_count(len(drawn["choices"]))
+    for choice in drawn["choices"]:
+        answer = f"answer:{drawn['id']}:{choice['letter']}"
+        expect(card.locator(f'button.action[data-action="{answer}"]')).to_contain_text(
+            choice["text"]
+        )
+    assert_nothing_hidden(page, table, created)
+
+    combat = board.locator(".combat")
+    play_until(page, lambda: combat.locator(".combat-die .die:not(.die-empty)").count() > 0)
+    view = table.seat_state(created)["view"]
+    fight = view["combat"]
+    expect(combat.locator(".enemy-card h3")).to_have_text(fight["enemy_name"])
+    expect(combat.locator(".enemy-value strong")).to_have_text(str(fight["enemy_value"]))
+    red = next(die for die in fight["rolled"] if die["die"] == "red")
+    expect(combat.locator('[data-die="combat.red"]')).to_have_attribute(
+        "data-value", str(red["value"])
+    )
+    expect(combat.locator(".combat-value")).to_have_text(str(fight["combat_value"]))
+    expect(combat.locator(".energy-spent")).to_have_text(str(fight["energy_spent"]))
+    expect(combat.locator('button.action[data-action="fight"]')).to_contain_text(
+        f"Fight with combat value {fight['combat_value']}"
+    )
+    expect(board.locator(".item-support-area")).to_contain_text("Eila's red die")
+    assert_nothing_hidden(page, table, created)
+    screenshot(page, "eila-factory")
+
+
+def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
+    table: Table, page: Page
+) -> None:
+    created = create(table.live, "eila", options={"chapter": 3}, seed=4)
+    open_as(page, table.live, created["id"], "player", created["seats"]["player"])
+    board = page.locator(".board-eila")
+    mine = board.locator(".mine-map")
+    expect(mine).to_be_visible()
+    view = table.seat_state(created)["view"]
+    laid = view["chapter_element_area"]["mine"]
+    down = [tile for tile in laid["tiles"] if not tile["face_up"]]
+    assert down, "the mine starts with tiles face down"
+    expect(mine.locator(".mine-tile.face-down")).to_have_count(len(down))
+    expect(mine.locator(".mine-tile.face-up")).to_have_count(len(laid["tiles"]) - len(down))
+    expect(mine.locator(".mine-grid")).to_have_count(len(laid["grids"]))
+    token = mine.locator(".mine-token")
+    expect(token).to_have_attribute("data-x", str(laid["token"][0]))
+    expect(token).to_have_attribute("data-y", str(laid["token"][1]))
+    assert_nothing_hidden(page, table, created)
+
+    # exploring: the steps are buttons on the grids they lead to, and a step moves the token
+    play_until(page, lambda: board.locator(".mine-move button.action").count() > 0)
+    move = board.locator(".mine-move button.action").first
+    direction = move.get_attribute("data-action") or ""
+    assert re.match(r"^step:(north|east|south|west):", direction)
+    before = table.seat_state(created)["view"]["chapter_element_area"]["mine"]["token"]
+    version = version_of(page)
+    move.click()
+    expect(page.locator(".campaign-status")).not_to_have_attribute("data-version", str(version))
+    after = table.seat_state(created)["view"]["chapter_element_area"]["mine"]
+    assert after["token"] != before or len(after["grids"]) > len(laid["grids"])
+    expect(token).to_have_attribute("data-x", str(after["token"][0]))
+    expect(token).to_have_attribute("data-y", str(after["token"][1]))
+    expect(mine.locator(".mine-grid")).to_have_count(len(after["grids"]))
+    assert_nothing_hidden(page, table, created)
+
+    # deeper in: more tiles turned face up, their walls, cliffs and dark grids drawn
+    play_until(
+        page,
+        lambda: mine.locator(".mine-tile.face-up").count() >= EXPLORED
+        and board.locator(".mine-move button.action").count() > 0,
+    )
+    laid = table.seat_state(created)["view"]["chapter_element_area"]["mine"]
+    sides = [side for grid in laid["grids"] for side in grid["sides"] if side != "open"]
+    expect(mine.locator(".mine-side")).to_have_count(len(sides))
+    expect(mine.locator(".mine-grid.dark")).to_have_count(sum(g["dark"] for g in laid["grids"]))
+    expect(mine.locator(".cover-token")).to_have_count(sum(g["covered"] for g in laid["grids"]))
+    assert_nothing_hidden(page, table, created)
+    screenshot(page, "eila-mine")
