@@ -1,7 +1,8 @@
 """Eila's board in a real browser, chapter by chapter: chapter 2's quiz card and combat as they come
 up in play, chapter 3's mine map with the Eila & Leo token and its face-down tiles, and nothing
 the player may not see (the upcoming deck's order, undrawn quiz cards, the quiz answers, face-down
-map tiles) anywhere in the page."""
+map tiles) anywhere in the page; chapter 4's markets and chapter 5's trail drawn from views shaped
+by the view's own types (their chapters' content may not be in the box)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from playwright.sync_api import Page, expect
 
 from domain.eila import GAME
 from domain.eila.state import EilaState
+from domain.eila.view_areas import ElementArea, HeldCard, LocationView, MarketView
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
@@ -210,8 +213,10 @@ def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
     # deeper in: more tiles turned face up, their walls, cliffs and dark grids drawn
     play_until(
         page,
-        lambda: mine.locator(".mine-tile.face-up").count() >= EXPLORED
-        and board.locator(".mine-move button.action").count() > 0,
+        lambda: (
+            mine.locator(".mine-tile.face-up").count() >= EXPLORED
+            and board.locator(".mine-move button.action").count() > 0
+        ),
     )
     laid = table.seat_state(created)["view"]["chapter_element_area"]["mine"]
     sides = [side for grid in laid["grids"] for side in grid["sides"] if side != "open"]
@@ -220,3 +225,123 @@ def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
     expect(mine.locator(".cover-token")).to_have_count(sum(g["covered"] for g in laid["grids"]))
     assert_nothing_hidden(page, table, created)
     screenshot(page, "eila-mine")
+
+
+RENDER = """async ([view, content, actions]) => {
+  const board = await import("/boards/eila.js");
+  const { ActionSink } = await import("/boards/common.js");
+  window.acted = [];
+  const sink = new ActionSink(actions, { act: (id) => window.acted.push(id), busy: false });
+  const slot = document.createElement("div");
+  slot.className = "board-slot drawn-here";
+  slot.append(board.render({ view, content, sink, memory: new Map(), live: true }));
+  document.querySelector("#app").hidden = true;
+  document.body.append(slot);
+  return sink.left.map((action) => action.id);
+}"""
+
+
+def element_area(**fields: Any) -> dict[str, Any]:
+    empty = ElementArea(
+        quiz_decks=(),
+        quizzes_open=(),
+        quizzes_turned_over=(),
+        mine=None,
+        location_deck_count=0,
+        markets=(),
+        location=None,
+        trail=(),
+    )
+    built: dict[str, Any] = msgspec.to_builtins(msgspec.structs.replace(empty, **fields))
+    return built
+
+
+def draw(page: Page, table: Table, view: dict[str, Any], actions: list[dict[str, str]]) -> None:
+    """Draw ``view`` with the board module itself, in a page of the real client, with an ``act``
+    that records the ids clicked; every action must find its place on the board."""
+    content = httpx.get(f"{table.live.http}/api/games/eila/content", timeout=10).json()
+    page.goto(f"{table.live.http}/")
+    expect(page.locator("form.game-card").first).to_be_visible()
+    left = page.evaluate(RENDER, [view, content, actions])
+    assert left == [], f"actions with no place on the board: {left}"
+
+
+def acted(page: Page) -> list[str]:
+    ids: list[str] = page.evaluate("window.acted")
+    return ids
+
+
+def test_chapter_four_markets_show_their_cards_prices_and_buy_buttons(
+    table: Table, page: Page
+) -> None:
+    # chapter 4's content may not be in the box yet: its view, shaped by the view's own types
+    created = create(table.live, "eila", options={"chapter": 2}, seed=3)
+    contracts = MarketView(
+        "contracts",
+        "Contracts",
+        (("knowledge", 1),),
+        (
+            HeldCard("C03", "Night Watch", "Each night, +1 Coin."),
+            HeldCard("C07", "Courier Work", "+2 Coin when you move."),
+        ),
+    )
+    privileges = MarketView(
+        "privileges",
+        "Privileges",
+        (("coin", 3),),
+        (HeldCard("P02", "Library Pass", "+1 Knowledge."),),
+    )
+    view = table.seat_state(created)["view"]
+    view["chapter_element_area"] = element_area(markets=(contracts, privileges))
+    actions = [
+        {"id": "buy:C07", "label": "Buy C07 (Courier Work)"},
+        {"id": "buy:P02", "label": "Buy P02 (Library Pass)"},
+        {"id": "stop_buying", "label": "Stop buying"},
+    ]
+    draw(page, table, view, actions)
+    board = page.locator(".drawn-here .chapter-element-area")
+    market = board.locator('.market[data-market="contracts"]')
+    expect(market.locator(".market-card")).to_have_count(2)
+    expect(market.locator(".market-price")).to_contain_text("1 Knowledge")
+    expect(board.locator('.market[data-market="privileges"] .market-price')).to_contain_text(
+        "3 Coin"
+    )
+    expect(market.locator('.market-card[data-card="C03"]')).to_contain_text("Night Watch")
+    expect(market.locator('.market-card[data-card="C03"] button.action')).to_have_count(0)
+    market.locator('.market-card[data-card="C07"] button.action').click()
+    board.get_by_role("button", name="Stop buying").click()
+    assert acted(page) == ["buy:C07", "stop_buying"]
+    screenshot(page, "eila-markets")
+
+
+def test_chapter_five_trail_shows_the_location_card_its_shelter_and_actions(
+    table: Table, page: Page
+) -> None:
+    created = create(table.live, "eila", options={"chapter": 2}, seed=3)
+    location = LocationView(
+        "L03",
+        "The Frozen Lake",
+        "The ice groans under every step.",
+        True,
+        ("A: Cross the ice (+1 Fear, to the next location)", "B: Stay in the shelter (+1 Energy)"),
+    )
+    view = table.seat_state(created)["view"]
+    view["chapter_element_area"] = element_area(
+        location=location, trail=("L01", "L02", "L03"), location_deck_count=7
+    )
+    actions = [
+        {"id": "location_action:A", "label": "Location action " + location.actions[0]},
+        {"id": "location_action:", "label": "Take no location action"},
+    ]
+    draw(page, table, view, actions)
+    trail = page.locator(".drawn-here .trail")
+    card = trail.locator('.location-card[data-location="L03"]')
+    expect(card.locator("h3")).to_have_text("The Frozen Lake")
+    expect(card.locator(".shelter-chip")).to_be_visible()
+    expect(card.locator(".location-actions li")).to_have_count(2)
+    expect(card.locator(".location-actions li").nth(1)).to_have_text(location.actions[1])
+    expect(trail.locator(".trail-past .trail-card")).to_have_count(2)
+    expect(trail).to_contain_text("Location deck: 7 cards face down")
+    card.locator('button.action[data-action="location_action:A"]').click()
+    card.get_by_role("button", name="Take no location action").click()
+    assert acted(page) == ["location_action:A", "location_action:"]

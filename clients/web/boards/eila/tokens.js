@@ -39,5 +39,5 @@ export function shield(size = 18) {
 
 // A card's price, like "1 Knowledge" or "3 Coin", with its tokens.
 export function price(pairs, names) {
-  return (pairs || []).map(([resource, amount]) => [String(amount), " ", token(resource, 16), " ", names[resource] || resource]);
+  return (pairs || []).map(([resource, amount]) => [token(resource, 16), ` ${amount} ${names[resource] || resource}`]);
 }
