@@ -7,7 +7,7 @@ import { h, s } from "../../dom.js";
 
 const CELL = 60;
 const EDGE = 12;
-const NEAR = 0.3 * CELL;
+const NEAR = 0.4 * CELL;
 const MOVES = { north: [0, 1], east: [1, 0], south: [0, -1], west: [-1, 0] };
 const ARROWS = { north: "↑", east: "→", south: "↓", west: "←" };
 const PAYS = { energy: "1 Energy", hp: "1 HP" };
