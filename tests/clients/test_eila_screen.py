@@ -12,11 +12,16 @@ from typing import Any
 import msgspec
 
 from clients.screens import board
+from clients.terminal import play, start
 from domain.eila import GAME
 from domain.eila.actions import Abandon
 from domain.eila.box import box
 from domain.eila.view_areas import ElementArea, HeldCard, LocationView, MarketView
+from server.app import create_app
+from server.service import CampaignService
+from server.store.memory import MemoryStore
 from tests.domain.eila.helpers import Table
+from tests.server.conftest import OneSalt, running
 
 CONTENT: dict[str, Any] = msgspec.to_builtins(box(GAME.pack))
 MOST_ACTIONS = 120
@@ -123,3 +128,19 @@ def test_markets_and_the_trail_show_their_cards_prices_and_location() -> None:
     assert "Trail     L01 > L03; location deck 8 cards face down" in text
     assert "Location  L03 The Frozen Lake (shelter): Ice." in text
     assert "            A: Cross (+1 Fear)" in text
+
+
+async def test_the_terminal_client_draws_the_mine_of_a_chapter_three_campaign() -> None:
+    screen: list[str] = []
+    with running(create_app(CampaignService(MemoryStore(), fresh=OneSalt()))) as live:
+        options = {"chapter": 3}
+        campaign, token = await start(
+            live.http, "eila", seed=4, options=options, write=screen.append
+        )
+        typed = iter(["1", "q"])  # A: explore the tunnels, then quit
+        await play(live.http, campaign, token, read=lambda _: next(typed), write=screen.append)
+    text = "\n".join(screen)
+    assert "Chapter 3: The Mine" in text
+    assert re.search(r"Mine\s+1 of 9 tiles face up; Eila & Leo at grid \(0, 0\)", text)
+    assert "░░░░░░" in text and "@" in text
+    assert re.search(r"^\s+\d+\. Move (north|east)", text, re.MULTILINE)
