@@ -10,7 +10,7 @@ function marketCard(ctx, card) {
     h("span", { class: "card-id" }, card.id),
     h("strong", {}, card.name),
     h("p", { class: "small" }, card.text),
-    ctx.sink.buttons(buy));
+    buy.map((action) => ctx.sink.button(action, h("span", { class: "buy-face" }, "Buy this card"))));
 }
 
 export function marketsArea(ctx, markets, names) {

@@ -19,7 +19,9 @@ function quizCard(ctx, quiz) {
     h("ol", { class: "quiz-choices" }, quiz.choices.map((choice) => {
       const action = byLetter.get(choice.letter);
       return h("li", { dataset: { letter: choice.letter } },
-        action ? ctx.sink.button(action) : h("span", { class: "quiz-choice" }, `${choice.letter}) ${choice.text}`));
+        action
+          ? ctx.sink.button(action, h("span", { class: "quiz-answer" }, h("strong", {}, `${choice.letter})`), ` ${choice.text}`))
+          : h("span", { class: "quiz-choice" }, `${choice.letter}) ${choice.text}`));
     })),
     answers.length ? null : h("p", { class: "muted small" }, "Answer when no effect is being resolved."),
     h("p", { class: "quiz-reward" }, h("strong", {}, "Reward: "), quiz.reward));
