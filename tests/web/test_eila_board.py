@@ -1,7 +1,8 @@
 """Eila's board in a real browser, chapter by chapter: chapter 2's quiz card and combat as they come
 up in play, chapter 3's mine map with the Eila & Leo token and its face-down tiles, and nothing
 the player may not see (the upcoming deck's order, undrawn quiz cards, the quiz answers, face-down
-map tiles) anywhere in the page; chapter 4's markets and chapter 5's trail drawn from views shaped
+map tiles) anywhere in the page; the night's submissions counted down only where the chapter
+limits them; chapter 4's markets and chapter 5's trail drawn from views shaped
 by the view's own types (their chapters' content may not be in the box)."""
 
 from __future__ import annotations
@@ -134,7 +135,6 @@ def test_chapter_two_shows_the_quiz_card_and_the_combat_as_they_come_up(
     open_as(page, table.live, created["id"], "player", created["seats"]["player"])
     board = page.locator(".board-eila")
     expect(board.locator(".chapter-head h2")).to_contain_text("Chapter 2")
-    expect(board.locator(".submissions-left")).to_have_count(0)
     decks = board.locator(".quiz-area .deck-quiz")
     expect(decks).to_have_count(2)
 
@@ -172,6 +172,23 @@ def test_chapter_two_shows_the_quiz_card_and_the_combat_as_they_come_up(
     expect(board.locator(".item-support-area")).to_contain_text("Eila's red die")
     assert_nothing_hidden(page, table, created)
     screenshot(page, "eila-factory")
+
+    # chapter 2 sets no limit to the night's submissions: the goal card counts none down
+    play_until(page, lambda: page.locator(".board-eila.phase-night").count() > 0)
+    assert table.seat_state(created)["view"]["night_submissions_left"] is None
+    expect(board.locator(".goal button.action", has_text="End the night")).to_be_visible()
+    expect(board.locator(".submissions-left")).to_have_count(0)
+
+
+def test_a_chapter_with_a_limit_counts_the_nights_submissions_down(
+    table: Table, page: Page
+) -> None:
+    created = create(table.live, "eila", options={"chapter": 0}, seed=21)
+    open_as(page, table.live, created["id"], "player", created["seats"]["player"])
+    play_until(page, lambda: page.locator(".board-eila.phase-night").count() > 0)
+    left = table.seat_state(created)["view"]["night_submissions_left"]
+    assert left == 2
+    expect(page.locator(".goal .submissions-left")).to_have_text("2 submissions left tonight")
 
 
 def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
