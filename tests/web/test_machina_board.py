@@ -10,9 +10,13 @@ import re
 from typing import Any
 
 import httpx
+import msgspec
 from playwright.sync_api import Browser, Page, expect
 
+from domain.core.engine import evolve
+from domain.machina import GAME
 from domain.machina.content_load import CONTENT
+from tests.recorded import streams
 from tests.server.conftest import Live
 from tests.web.conftest import VIEWPORT, Problems, screenshot, version_of
 
@@ -131,3 +135,53 @@ def test_an_expedition_of_two_is_drawn_and_played_by_clicking(
     for message in frames:
         for seen in message.get("events", []) + message.get("missed", []):
             assert not seen["event"].get("order"), "the deck order never leaves the server"
+
+
+def _recorded_views(scenario: str, seat: str) -> list[dict[str, Any]]:
+    """The view ``seat`` had after every event of a recorded expedition, set-up to the end."""
+    recording = next(
+        r for _, r in streams.recordings() if (r.game, r.scenario) == ("machina", scenario)
+    )
+    views = []
+    state = None
+    for _, event in streams.decoded(GAME, recording):
+        state = evolve(GAME, state, event)
+        if state.phase != "setup":
+            views.append(msgspec.to_builtins(GAME.view(state, seat)))
+    return views
+
+
+def test_every_view_of_recorded_expeditions_is_drawn(server: Live, page: Page) -> None:
+    """Every phase the board can meet (placing a chapter tile, an Eternity chapter, the endgame,
+    explorers out, the end) is drawn without an error, with each tile and unit in its place."""
+    page.goto(server.http + "/")
+    expect(page.locator("form.game-card")).not_to_have_count(0)
+    for scenario in ("duo-heuristic", "trio-random"):
+        views = _recorded_views(scenario, "ada")
+        phases = {view["phase"] for view in views}
+        assert {"placing", "explorers", "over"} <= phases, phases
+        problems = page.evaluate(
+            """async (views) => {
+              const board = await import("/boards/machina.js");
+              const { ActionSink } = await import("/boards/common.js");
+              const found = [];
+              views.forEach((view, i) => {
+                try {
+                  const node = board.render({ view, seat: "ada", seats: view.seats, content: {},
+                    info: null, sink: new ActionSink([], { act: null, busy: false }),
+                    memory: new Map(), live: true });
+                  const on = (selector) => node.querySelectorAll(selector).length;
+                  const units = view.explorers.filter((e) => e.status === "map").length;
+                  if (on(".m-tile") !== view.tiles.length) found.push(`${i}: tiles`);
+                  if (on(".explorer-token") !== units) found.push(`${i}: explorers`);
+                  if (on(".monster-token") !== view.monsters.length) found.push(`${i}: monsters`);
+                  if (on(".rating-slider") !== 2) found.push(`${i}: sliders`);
+                } catch (error) {
+                  found.push(`${i}: ${error}`);
+                }
+              });
+              return found;
+            }""",
+            views,
+        )
+        assert problems == [], f"{scenario}: {problems[:5]}"
