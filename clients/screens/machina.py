@@ -167,7 +167,7 @@ def decks(view: dict[str, Any]) -> list[str]:
     )
     lines = row("Decks", text)
     if view.get("board_top"):
-        lines += row("Board", "chapter board top: " + ", ".join(view["board_top"]))
+        lines += row("Board", "chapter board top: " + ", ".join(map(humanize, view["board_top"])))
     return lines
 
 
@@ -178,7 +178,7 @@ def board(view: dict[str, Any], content: dict[str, Any], seat: str | None) -> li
     lines += sliders(view)
     lines += grid(view)
     if view.get("pending_tile"):
-        lines += row("Placing", f"{view['pending_tile']}: choose where it connects")
+        lines += row("Placing", f"{humanize(view['pending_tile'])}: choose where it connects")
     lines += explorers(view, seat)
     lines += monsters(view)
     lines += decks(view)
