@@ -284,7 +284,7 @@ function explorerCard(ctx, who, number) {
   const actions = mine ? sink.tagged("equip", "give", "use") : [];
   const status = STATUS[who.status] ?? who.status;
   return h("article", { class: `explorer-card seat-${number}${mine ? " mine" : ""} status-${who.status}`, dataset: { explorer: who.id } },
-    h("header", {}, h("span", { class: "seat-number" }, String(number)), h("h3", {}, who.name),
+    h("header", {}, h("span", { class: "seat-number", title: `Seat ${number}` }, who.name.charAt(0)), h("h3", {}, who.name),
       mine ? chip("you") : null, status ? chip(status, "chip-muted") : who.ended ? chip("turn ended", "chip-muted") : null),
     h("div", { class: "stat" }, h("span", { class: "stat-label" }, "Health"), pips(who.health, who.max_health, "pips-health"), h("strong", { class: "health-value" }, `${who.health}/${who.max_health}`)),
     h("div", { class: "stat" }, h("span", { class: "stat-label" }, "Stamina"), pips(who.stamina, who.max_stamina, "pips-stamina"), h("strong", { class: "stamina-value" }, `${who.stamina}/${who.max_stamina}`)),
