@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from cli.bench import copy_campaign, grow  # noqa: E402
-from loadtests.peer_loop import tabletale_server  # noqa: E402
+from loadtests.server_under_test import tabletale_server  # noqa: E402
 from server.store.redis import RedisStore  # noqa: E402
 
 CAMPAIGN = "bench-000001"

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import math
 import os
@@ -31,9 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,166 +38,18 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from clients.connection import Seat, create_campaign  # noqa: E402
+from loadtests.server_under_test import (  # noqa: E402
+    cpu_seconds,
+    memory_kib,
+    process_tree,
+    redis_connections,
+    tabletale_server,
+)
 
 DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-PAGE = os.sysconf("SC_PAGE_SIZE")
 DRIVERS = 2  # driver processes, so the load generator is not the bottleneck on two cores
 GIVING_UP = ("abandon", "confirm_abandon")
 """Action ids the players never pick (Eila's way of ending a campaign for good)."""
-NO_LIMITS = {
-    "TABLETALE_LIMIT_CREATIONS": "off",
-    "TABLETALE_LIMIT_SOCKETS_PER_CLIENT": "0",
-    "TABLETALE_LIMIT_MESSAGES_PER_SECOND": "0",
-}
-"""A load generator is one client doing the work of thousands: the per-client limits, which
-exist to stop exactly that, are off for the servers it measures."""
-
-
-# -- the server under test -------------------------------------------------------------------
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_until_ready(base: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(base + "/readyz", timeout=1) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.05)  # polling the server until it answers, bounded by the deadline
-    raise TimeoutError(f"{base} did not become ready within {timeout} s.")
-
-
-def process_tree(root: int) -> list[int]:
-    """``root`` and every descendant process."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, []))
-    return found
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / CLK_TCK
-    return total
-
-
-def memory_kib(pids: list[int], field: str) -> int:
-    """The sum of ``field`` (VmRSS, VmHWM) over ``pids``, in KiB."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                for line in status:
-                    if line.startswith(field + ":"):
-                        total += int(line.split()[1])
-        except OSError:
-            continue
-    return total
-
-
-def redis_connections(redis_url: str, pids: list[int]) -> dict[str, int]:
-    """Connections to Redis per server process (on every node of a cluster), by the client name
-    each process sets."""
-    import redis
-
-    from server.store.redis_cluster import primary_urls
-
-    counts = {str(pid): 0 for pid in pids}
-    for node in primary_urls(redis_url):
-        client = redis.Redis.from_url(node)
-        try:
-            clients = client.client_list()
-        finally:
-            client.close()
-        for entry in clients:
-            name = str(entry.get("name", ""))
-            if name.startswith("tabletale:"):
-                pid = name.split(":")[1]
-                if pid in counts:
-                    counts[pid] += 1
-    return {pid: n for pid, n in counts.items() if n}
-
-
-Served = tuple[str, "subprocess.Popen[bytes]", str]
-
-
-@contextlib.contextmanager
-def tabletale_server(
-    *, workers: int, redis_url: str, prefix: str | None = None
-) -> Iterator[Served]:
-    """A server process on a free port, on a key prefix of its own unless given one (deleted
-    afterwards): (base URL, process, log path)."""
-    port = free_port()
-    prefix = prefix or f"ttbench-{uuid.uuid4().hex[:10]}"
-    env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix, **NO_LIMITS}
-    command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port)]
-    command += ["--redis-url", redis_url]
-    if workers > 1:
-        command += ["--workers", str(workers)]
-    log_path = Path(tempfile.mkstemp(prefix="tabletale-bench-", suffix=".log")[1])
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            wait_until_ready(base)
-            yield base, server, str(log_path)
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-            asyncio.run(_delete_prefix(redis_url, prefix))
-
-
-async def _delete_prefix(url: str, prefix: str) -> None:
-    import redis.asyncio
-
-    from server.store.redis_cluster import primary_urls
-
-    for node in primary_urls(url):
-        client = redis.asyncio.Redis.from_url(node)
-        try:
-            keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=1000)]
-            # One key per UNLINK: on a cluster node, the keys of one command share a slot.
-            for start in range(0, len(keys), 500):
-                pipe = client.pipeline(transaction=False)
-                for key in keys[start : start + 500]:
-                    pipe.unlink(key)
-                await pipe.execute()
-        finally:
-            await client.aclose()
 
 
 # -- the driver: one process runs a share of the sessions ------------------------------------

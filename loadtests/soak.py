@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from clients.connection import ProtocolError, Seat  # noqa: E402
-from loadtests.peer_loop import tabletale_server  # noqa: E402
+from loadtests.server_under_test import tabletale_server  # noqa: E402
 from server.service import CampaignService  # noqa: E402
 from server.store.redis import RedisStore  # noqa: E402
 

@@ -7,12 +7,17 @@ the version; :class:`Recorded` pairs them for everyone above the store.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 
 from domain.core.events import CoreEvent
-from domain.core.game import Game
+from domain.core.game import Game, Step
+from domain.core.hashing import state_hash
+
+if TYPE_CHECKING:
+    from server.store.base import StoredEvent
 
 E = TypeVar("E")
 
@@ -62,6 +67,32 @@ class Codec:
     def decode_recorded(self, version: int, data: bytes) -> Recorded[Any]:
         env = self._envelope.decode(data)
         return Recorded(version, env.event, env.hash, env.seat, env.command, env.at_ms, env.settled)
+
+    def encode_steps(
+        self,
+        version: int,
+        steps: Sequence[Step],
+        seat: str | None,
+        command_id: str | None,
+        now_ms: int,
+    ) -> tuple[list[bytes], list[Recorded[Any]]]:
+        """The payloads of ``steps`` (which follow ``version``) and the events as recorded: each
+        with the hash of the state it leaves; only the last is settled."""
+        payloads: list[bytes] = []
+        recorded: list[Recorded[Any]] = []
+        last = len(steps) - 1
+        for index, (event, state) in enumerate(steps):
+            version += 1
+            digest = state_hash(state)
+            settled = index == last
+            payloads.append(self.encode(Envelope(event, digest, seat, command_id, now_ms, settled)))
+            recorded.append(Recorded(version, event, digest, seat, command_id, now_ms, settled))
+        return payloads, recorded
+
+    def decode_stored(self, stored: Iterable[StoredEvent]) -> list[Recorded[Any]]:
+        """Stored events, decoded, in their order."""
+        decode = self.decode_recorded
+        return [decode(e.version, e.data) for e in stored]
 
     def hash_of(self, data: bytes) -> str:
         """The stored state hash of a payload, without decoding its event."""

@@ -46,11 +46,11 @@ class DecisionPoints:
         if version < head.version:
             # Only what ``head`` carries is used, never the campaign's lock: a rewind asks from
             # inside it.
-            recorded = await self._heads.read(head.facts, version, head.version)
+            recorded = await self._heads.history.read(head.facts, version, head.version)
             if not recorded or recorded[0].version != version + 1:
                 # The store's history is not what the head was built from: start again later.
                 raise StoreError(f"Campaign {campaign_id} changed while its history was read.")
-            folded = await self._heads.fold(head.facts, recorded, state, version)
+            folded = await self._heads.history.fold(head.facts, recorded, state, version)
             game = head.game
             found = [
                 item.version

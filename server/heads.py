@@ -12,8 +12,8 @@ one :class:`~server.head.Head`, and changes it only under that campaign's lock:
 - eviction drops an immutable head from a dict, so it cannot race a reader holding it; heads
   that sockets watch are pinned and never evicted, so the fan-out never misses an event.
 
-Rewinds are resolved here and nowhere else: ``state_at(v)`` and every fold go through
-:meth:`HeadRepository._fold`, which hands the pure replay loop the earlier states a rewind names.
+States the cache does not hold (``state_at(v)``, every fold, a rebuild) come from
+:class:`~server.history.History`, the one place rewinds are resolved.
 """
 
 from __future__ import annotations
@@ -27,18 +27,14 @@ from typing import Any, Protocol
 from domain.core.engine import (
     check_ruleset,
     evolve,
-    last_rewind,
-    replay,
-    rewind_targets,
-    states,
 )
 from domain.core.errors import DomainError
 from domain.core.events import CampaignCreated, Rewound
 from domain.core.game import Step
-from domain.core.hashing import state_hash
 from domain.games import get_game
-from server.codec import Envelope, Recorded, codec_for
+from server.codec import Recorded, codec_for
 from server.head import Facts, Head
+from server.history import History
 from server.keyed_lock import KeyedLock
 from server.results import Acted
 from server.store.base import (
@@ -89,6 +85,7 @@ class HeadRepository:
         snapshot_every: int = 500,
     ) -> None:
         self.store = store
+        self.history = History(store)
         self._clock = clock
         self._capacity = capacity
         self._snapshot_every = snapshot_every
@@ -197,24 +194,9 @@ class HeadRepository:
             parent=info.parent,
             fork_version=info.fork_version,
         )
-        head = await self._rebuild(facts, info.head)
+        head = await self.history.rebuild(facts, info.head)
         self._remember(head)
         return head
-
-    async def _rebuild(self, facts: Facts, version: int) -> Head:
-        """The head at ``version``, from the newest snapshot at or below it and the events after."""
-        snapshot = await self.store.load_snapshot(facts.id, version)
-        start, state = (0, None)
-        if snapshot is not None:
-            start, state = snapshot.version, facts.codec.decode_state(snapshot.data)
-        if start == version and state is not None:
-            return Head(facts, version, state, state_hash(state))
-        stored = await self.store.read(facts.id, start, version)
-        if not stored or stored[-1].version != version:
-            raise StoreError(f"Campaign {facts.id} has no event at version {version}.")
-        recorded = [facts.codec.decode_recorded(e.version, e.data) for e in stored]
-        state = await self._final(facts, recorded, state, start)
-        return Head(facts, version, state, recorded[-1].hash)
 
     async def state_at(self, campaign_id: str, version: int) -> Any:
         """The state at any stored ``version`` (1..head), rewinds resolved."""
@@ -222,29 +204,20 @@ class HeadRepository:
         if head is not None and head.version == version:
             return head.state
         facts = head.facts if head is not None else await self.facts(campaign_id)
-        return (await self._rebuild(facts, version)).state
+        return (await self.history.rebuild(facts, version)).state
 
     async def state_in(self, head: Head, version: int) -> Any:
         """The state at ``version`` of ``head``'s campaign, for a caller that holds the
         campaign's lock (it never waits for the lock, as :meth:`state_at` may to load facts)."""
         if version == head.version:
             return head.state
-        return (await self._rebuild(head.facts, version)).state
+        return (await self.history.rebuild(head.facts, version)).state
 
     async def events(
         self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
     ) -> list[Recorded[Any]]:
         """Stored events ``after < version <= until``, decoded, oldest first."""
-        return await self.read(await self.facts(campaign_id), after, until, limit)
-
-    async def read(
-        self, facts: Facts, after: int, until: int | None = None, limit: int | None = None
-    ) -> list[Recorded[Any]]:
-        """Like :meth:`events` for a campaign whose facts the caller holds: no lock is taken
-        and no head is loaded, so code running inside the campaign's lock may call it."""
-        stored = await self.store.read(facts.id, after, until, limit)
-        decode = facts.codec.decode_recorded
-        return [decode(e.version, e.data) for e in stored]
+        return await self.history.read(await self.facts(campaign_id), after, until, limit)
 
     async def walk(
         self, campaign_id: str, after: int, until: int, state: Any, *, page: int = 256
@@ -257,34 +230,9 @@ class HeadRepository:
             recorded = await self.events(campaign_id, after, until, page)
             if not recorded:
                 return
-            folded = await self.fold(facts, recorded, state, after)
+            folded = await self.history.fold(facts, recorded, state, after)
             yield list(zip(recorded, folded, strict=True))
             state, after = folded[-1], recorded[-1].version
-
-    # -- folding (the one place rewinds are resolved) -------------------------------------
-
-    async def fold(
-        self, facts: Facts, recorded: Sequence[Recorded[Any]], state: Any, start: int
-    ) -> list[Any]:
-        """The state after each of ``recorded`` (which follow version ``start``)."""
-        pairs = [(r.version, r.event) for r in recorded]
-        known = {t: await self._target(facts, t) for t in rewind_targets(pairs, start)}
-        return [s for _, s in states(facts.game, pairs, state, known)]
-
-    async def _final(
-        self, facts: Facts, recorded: Sequence[Recorded[Any]], state: Any, start: int
-    ) -> Any:
-        """The state after the last of ``recorded``; only the last rewind among them matters."""
-        pairs = [(r.version, r.event) for r in recorded]
-        found = last_rewind(pairs)
-        if found is not None:
-            index, target = found
-            state = await self._target(facts, target)
-            pairs = pairs[index + 1 :]
-        return replay(facts.game, pairs, state)
-
-    async def _target(self, facts: Facts, version: int) -> Any:
-        return (await self._rebuild(facts, version)).state
 
     # -- catching up ----------------------------------------------------------------------
 
@@ -317,9 +265,8 @@ class HeadRepository:
         if stored[0].version != head.version + 1:
             # Not a continuation of what the cache holds: start again from the store.
             return await self._reload(head)
-        decode = head.facts.codec.decode_recorded
-        recorded = [decode(e.version, e.data) for e in stored]
-        folded = await self.fold(head.facts, recorded, head.state, head.version)
+        recorded = head.facts.codec.decode_stored(stored)
+        folded = await self.history.fold(head.facts, recorded, head.state, head.version)
         after = head.advanced(recorded[-1].version, folded[-1], recorded[-1].hash)
         self._install(head, after, recorded, origin)
         return after
@@ -333,7 +280,7 @@ class HeadRepository:
             info.head,
             stale.version,
         )
-        head = await self._rebuild(stale.facts, info.head)
+        head = await self.history.rebuild(stale.facts, info.head)
         self._reset(head)
         return head
 
@@ -358,8 +305,7 @@ class HeadRepository:
         ):
             # Nobody holds the campaign, no check of it is pending and nothing here awaits:
             # applying now cannot interleave.
-            decode = head.facts.codec.decode_recorded
-            recorded = [decode(e.version, e.data) for e in stored]
+            recorded = head.facts.codec.decode_stored(stored)
             if not any(type(r.event) is Rewound for r in recorded):
                 state, game = head.state, head.game
                 for item in recorded:
@@ -421,7 +367,8 @@ class HeadRepository:
         (a fork's point)."""
         async with self._locks.hold(facts.id):
             head = Head(facts, *start)
-            payloads, recorded = self._encode(head, steps, None, None)
+            now = self._clock()
+            payloads, recorded = facts.codec.encode_steps(head.version, steps, None, None, now)
             await register(payloads)
             after = head.advanced(recorded[-1].version, steps[-1][1], recorded[-1].hash)
             self._install(head, after, recorded, None)
@@ -466,24 +413,6 @@ class HeadRepository:
             return None
         return await self.store.command_result(campaign_id, command_id)
 
-    def _encode(
-        self, head: Head, steps: Sequence[Step], seat: str | None, command_id: str | None
-    ) -> tuple[list[bytes], list[Recorded[Any]]]:
-        """The payloads of ``steps`` (which follow ``head``) and the events as recorded."""
-        now = self._clock()
-        encode = head.facts.codec.encode
-        payloads: list[bytes] = []
-        recorded: list[Recorded[Any]] = []
-        version = head.version
-        last = len(steps) - 1
-        for index, (event, state) in enumerate(steps):
-            version += 1
-            digest = state_hash(state)
-            settled = index == last
-            payloads.append(encode(Envelope(event, digest, seat, command_id, now, settled)))
-            recorded.append(Recorded(version, event, digest, seat, command_id, now, settled))
-        return payloads, recorded
-
     async def _append(
         self,
         head: Head,
@@ -493,7 +422,9 @@ class HeadRepository:
         origin: object,
     ) -> Acted:
         facts = head.facts
-        payloads, recorded = self._encode(head, steps, seat, command_id)
+        payloads, recorded = facts.codec.encode_steps(
+            head.version, steps, seat, command_id, self._clock()
+        )
         try:
             result = await self.store.append(
                 facts.id, head.version, payloads, command_id=command_id, now_ms=recorded[0].at_ms
@@ -518,7 +449,5 @@ class HeadRepository:
             await self.store.save_snapshot(after.facts.id, after.version, snapshot)
 
     async def _duplicate(self, head: Head, first: int, last: int) -> Acted:
-        stored = await self.store.read(head.facts.id, first - 1, last)
-        decode = head.facts.codec.decode_recorded
-        events = [decode(e.version, e.data) for e in stored]
+        events = await self.history.read(head.facts, first - 1, last)
         return Acted(first, last, duplicate=True, events=events)

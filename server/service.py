@@ -280,8 +280,7 @@ class CampaignService:
         """The whole stream, read straight from the store: checks trust no cache."""
         info = await self.store.info(campaign_id)
         game = get_game(info.game)
-        decode = codec_for(game).decode_recorded
-        return game, [decode(e.version, e.data) for e in await self.store.read(campaign_id)]
+        return game, codec_for(game).decode_stored(await self.store.read(campaign_id))
 
     async def replay(self, campaign_id: str) -> tuple[int, Any]:
         """Rebuild the head state from the whole stream, ignoring snapshots and caches."""

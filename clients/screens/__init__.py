@@ -7,14 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from clients.screens import eila, generic, gil_ennis
+from clients.screens import eila, generic, gil_ennis, machina
 
 Board = Callable[[Any, Any, "str | None"], list[str]]
 
 Headings = Callable[[Any, list[dict[str, Any]]], list[str]]
 
-BOARDS: dict[str, Board] = {"gil-ennis": gil_ennis.board, "eila": eila.board}
-HEADINGS: dict[str, Headings] = {"gil-ennis": gil_ennis.headings}
+BOARDS: dict[str, Board] = {
+    "gil-ennis": gil_ennis.board,
+    "eila": eila.board,
+    "machina": machina.board,
+}
+HEADINGS: dict[str, Headings] = {"gil-ennis": gil_ennis.headings, "machina": machina.headings}
 
 
 def board(game: str, view: Any, content: Any, seat: str | None) -> list[str]:

@@ -9,15 +9,18 @@ import msgspec
 from domain.core.events import CampaignCreated
 from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
 from domain.core.rng import Rng
+from domain.core.ruleset import content_version, ruleset_name
 from domain.machina import rules
 from domain.machina.actions import MachinaAction
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import CONTENT, CONTENT_DIR
 from domain.machina.describe import describe
 from domain.machina.events import MachinaEvent, MapTilesReturned, Shuffled
 from domain.machina.rules.evolve import evolve
 from domain.machina.state import Explorer, MachinaState
 from domain.machina.view import MachinaView, view
 
+RULES_VERSION = 1
+"""Bump (with a line in RULES_NOTES.md) when the rules code changes what a stream means."""
 OWN_EVENTS = get_args(MachinaEvent)
 
 
@@ -31,7 +34,7 @@ class MachinaGame:
     info = GameInfo(
         name="machina",
         title="Machina Arcana: To Eternity",
-        ruleset="machina/1",
+        ruleset=ruleset_name("machina", RULES_VERSION, content_version(CONTENT_DIR)),
         seat_layouts=CONTENT.seat_layouts,
         hidden_information=True,
         chance=True,

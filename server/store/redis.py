@@ -23,17 +23,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
-import os
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import Sequence
 from typing import cast
 
-import msgspec
 import redis.asyncio
 import redis.exceptions
-from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.asyncio.cluster import RedisCluster
 
 from server.store.base import (
     AppendResult,
@@ -53,128 +49,25 @@ from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.redis_cluster import (
     ClusterLink,
-    ClusterShards,
-    is_cluster_url,
-    node_url,
-    seed_url,
 )
-from server.store.redis_feed import OneRedis, RedisFeed, Shards
+from server.store.redis_connect import RedisSettings, connect, resp2_connection
+from server.store.redis_errors import bounded, reachable
+from server.store.redis_feed import RedisFeed, Shards
 from server.store.redis_link import Link
+from server.store.redis_records import (
+    Entries,
+    Fields,
+    attr_fields,
+    parse_info,
+    parse_range,
+    stored_events,
+)
 
-_APPEND_LUA = importlib.resources.files("server.store").joinpath("redis_append.lua").read_text()
-
-# Create a campaign: HSET the ARGV[1] field/value words that follow into the meta hash KEYS[1],
-# unless it exists (creating must not overwrite), and XADD the events after them to the stream
-# KEYS[2] from version ARGV[2] on, all in one step: a campaign is there whole or not at all.
-_CREATE_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local words = tonumber(ARGV[1])
-local version = tonumber(ARGV[2])
-for i = 3 + words, #ARGV do
-  redis.call('XADD', KEYS[2], string.format('%d-0', version), 'e', ARGV[i])
-  version = version + 1
-end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3, 2 + words))
-return 1
-"""
-
-Fields = dict[bytes, bytes]
-Entries = list[tuple[bytes, Fields]]
+_SCRIPTS = importlib.resources.files("server.store")
+_APPEND_LUA = _SCRIPTS.joinpath("redis_append.lua").read_text()
+_CREATE_LUA = _SCRIPTS.joinpath("redis_create.lua").read_text()
 
 _PAGE = 10_000  # stream entries per XRANGE when reading a long range
-_ATTR = b"attr:"
-
-
-class RedisSettings(msgspec.Struct, frozen=True, kw_only=True):
-    """How the store talks to Redis. Every wait is bounded, so an outage answers in seconds."""
-
-    max_connections: int = 32
-    """Command connections per process (the change feed holds one more of its own); on a
-    cluster, per node."""
-    pool_timeout_s: float = 2.0
-    """How long a command waits for a free connection before the store is called unavailable
-    (a cluster's pools do not wait: a node's pool that is full answers unavailable at once)."""
-    connect_timeout_s: float = 2.0
-    socket_timeout_s: float = 2.0
-    """How long one command may take; Redis answers ours in well under a millisecond."""
-    ping_timeout_s: float = 0.5
-    """How long a readiness ping waits: a load balancer wants its answer within a second."""
-
-
-_UNREACHABLE = (
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    OSError,
-    # A cluster that cannot serve a slot now (no node for it, a node down, a slot still moving
-    # after the one retry), or that none of its known nodes answers for.
-    redis.exceptions.ClusterError,
-    redis.exceptions.AskError,
-    redis.exceptions.TryAgainError,
-    redis.exceptions.RedisClusterException,
-)
-
-
-@contextlib.contextmanager
-def _reachable() -> Iterator[None]:
-    try:
-        yield
-    except _UNREACHABLE as error:
-        raise StoreUnavailable(f"The Redis event store cannot be reached: {error}") from error
-
-
-@contextlib.asynccontextmanager
-async def _bounded(seconds: float) -> AsyncIterator[None]:
-    """Commands on the pool, mapped to StoreUnavailable and bounded as a whole: connecting to a
-    frozen Redis would otherwise wait out each step of the handshake in turn."""
-    with _reachable():
-        try:
-            async with asyncio.timeout(seconds):
-                yield
-        except TimeoutError:
-            raise StoreUnavailable(f"Redis did not answer within {seconds} s.") from None
-
-
-def _parse_info(campaign_id: str, fields: Fields) -> CampaignInfo:
-    parent = fields.get(b"parent")
-    return CampaignInfo(
-        id=campaign_id,
-        game=fields[b"game"].decode(),
-        head=int(fields[b"head"]),
-        created_ms=int(fields[b"created_ms"]),
-        updated_ms=int(fields[b"updated_ms"]),
-        parent=None if parent is None else parent.decode(),
-        fork_version=int(fields.get(b"fork_version", 0)),
-        attrs={
-            name[len(_ATTR) :].decode(): value.decode()
-            for name, value in fields.items()
-            if name.startswith(_ATTR)
-        },
-    )
-
-
-def _attr_fields(attrs: dict[str, str]) -> list[str]:
-    return [part for name, value in attrs.items() for part in (f"attr:{name}", value)]
-
-
-def _stored(entries: Entries) -> list[StoredEvent]:
-    # The hot loop of every replay: entry id "<version>-0" gives the version directly.
-    return [
-        StoredEvent(int(entry_id.split(b"-", 1)[0]), fields[b"e"]) for entry_id, fields in entries
-    ]
-
-
-def _parse_range(text: bytes) -> tuple[int, int]:
-    first, last = text.split(b":")
-    return int(first), int(last)
-
-
-def client_name() -> str:
-    """How this process names its Redis connections (``CLIENT LIST`` shows who holds what)."""
-    return f"tabletale:{os.getpid()}"
-
-
-def _resp2_connection(node: ClusterNode) -> redis.asyncio.Connection:
-    return node.connection_class(**{**node.connection_kwargs, "protocol": 2})
 
 
 class RedisStore:
@@ -202,7 +95,7 @@ class RedisStore:
         self._link: Link | ClusterLink
         if isinstance(client, RedisCluster):
             self._timeout: float = client.connection_kwargs.get("socket_timeout") or 5.0
-            self._link = ClusterLink(client, _resp2_connection, timeout=self._timeout)
+            self._link = ClusterLink(client, resp2_connection, timeout=self._timeout)
         else:
             pool = client.connection_pool
             self._timeout = pool.connection_kwargs.get("socket_timeout") or 5.0
@@ -223,51 +116,8 @@ class RedisStore:
         """A store on the Redis at ``url``; ``redis+cluster://host:port`` (or
         ``rediss+cluster://``) names a node of a Redis Cluster."""
         settings = settings or RedisSettings()
-        options = dict(
-            socket_connect_timeout=settings.connect_timeout_s,
-            socket_timeout=settings.socket_timeout_s,
-            client_name=client_name(),
-            # A short back-off: callers turn StoreUnavailable into an answer, so it should come
-            # within a second rather than after the client's default of several. Only a refused
-            # or dropped connection is retried: a timeout means Redis is stuck, and trying again
-            # would only make every caller wait the timeout three times over.
-            retry=Retry(
-                ExponentialWithJitterBackoff(cap=0.5, base=0.05),
-                retries=2,
-                supported_errors=(redis.exceptions.ConnectionError,),
-            ),
-        )
-
-        # The feed's connections block in reads for as long as nothing happens, and reconnect
-        # themselves, so they have no socket timeout and no retries of their own.
-        def feed_client(node: str) -> redis.asyncio.Redis:
-            return redis.asyncio.Redis.from_url(
-                node,
-                socket_connect_timeout=settings.connect_timeout_s,
-                client_name=client_name() + ":feed",
-                retry=Retry(NoBackoff(), 0),
-            )
-
-        if is_cluster_url(url):
-            cluster = RedisCluster.from_url(
-                seed_url(url), max_connections=settings.max_connections, **options
-            )
-            shards: Shards = ClusterShards(
-                cluster, lambda host, port: feed_client(node_url(url, host, port))
-            )
-            return cls(cluster, prefix=prefix, feed=shards, ping_timeout=settings.ping_timeout_s)
-        pool = redis.asyncio.BlockingConnectionPool.from_url(
-            url,
-            max_connections=settings.max_connections,
-            timeout=settings.pool_timeout_s,
-            **options,
-        )
-        return cls(
-            redis.asyncio.Redis.from_pool(pool),
-            prefix=prefix,
-            feed=OneRedis(feed_client(url)),
-            ping_timeout=settings.ping_timeout_s,
-        )
+        client, feed = connect(url, settings)
+        return cls(client, prefix=prefix, feed=feed, ping_timeout=settings.ping_timeout_s)
 
     def changes(self) -> ChangeFeed:
         """Pub/Sub connections (one per shard) that bring other processes' appends."""
@@ -284,7 +134,7 @@ class RedisStore:
         """Enter or leave this process in the campaigns' watcher sets (the append script
         publishes only when a process other than the appending one is in it)."""
         command = "SADD" if watching else "SREM"
-        with _reachable():
+        with reachable():
             await asyncio.gather(
                 *(
                     self._link.execute(command, self._key(campaign_id, "watchers"), self._origin)
@@ -293,7 +143,7 @@ class RedisStore:
             )
 
     def _pooled(self) -> contextlib.AbstractAsyncContextManager[None]:
-        return _bounded(self._timeout)
+        return bounded(self._timeout)
 
     @property
     def commands_in_flight(self) -> int:
@@ -318,7 +168,7 @@ class RedisStore:
         ]  # fmt: skip
         if info.parent is not None:
             fields += ["parent", info.parent]
-        fields += _attr_fields(info.attrs)
+        fields += attr_fields(info.attrs)
         first = info.head - len(events) + 1
         keys = [self._key(info.id, "meta"), self._key(info.id, "events")]
         async with self._pooled():
@@ -359,12 +209,12 @@ class RedisStore:
         return await self._create_meta(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
-        with _reachable():
+        with reachable():
             flat = await self._link.execute("HGETALL", self._key(campaign_id, "meta"))
         fields: Fields = dict(zip(flat[::2], flat[1::2], strict=True))
         if not fields:
             raise UnknownCampaign(campaign_id)
-        info = _parse_info(campaign_id, fields)
+        info = parse_info(campaign_id, fields)
         self._lineage[campaign_id] = info.fork_version
         return info
 
@@ -392,7 +242,7 @@ class RedisStore:
             self._origin,
             *events,
         ]
-        with _reachable():
+        with reachable():
             try:
                 reply = await self._link.execute("EVALSHA", self._append_sha, 5, *keys, *args)
             except redis.exceptions.NoScriptError:
@@ -403,7 +253,7 @@ class RedisStore:
             case b"ok":
                 return AppendResult(first=reply[1], last=reply[2])
             case b"duplicate":
-                first, last = _parse_range(reply[1])
+                first, last = parse_range(reply[1])
                 return AppendResult(first=first, last=last, duplicate=True)
             case b"conflict":
                 raise VersionConflict(campaign_id, expected_version, reply[1])
@@ -427,7 +277,7 @@ class RedisStore:
             while after < stop:
                 upper = min(stop, after + _PAGE)
                 entries = cast(Entries, await self._client.xrange(key, after + 1, upper))
-                out += _stored(entries)
+                out += stored_events(entries)
                 after = upper
         return out
 
@@ -444,7 +294,7 @@ class RedisStore:
     async def _read_newest(self, campaign_id: str, after: int) -> list[StoredEvent]:
         key = self._key(campaign_id, "events")
         out: list[StoredEvent] = []
-        with _reachable():
+        with reachable():
             while True:
                 raw = await self._link.execute("XRANGE", key, after + 1, "+", "COUNT", _PAGE)
                 # Raw RESP: [[b"<version>-0", [b"e", payload]], ...]
@@ -454,7 +304,7 @@ class RedisStore:
                 after = out[-1].version
 
     async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
-        with _reachable():
+        with reachable():
             exists, found = await asyncio.gather(
                 self._link.execute("EXISTS", self._key(campaign_id, "meta")),
                 self._link.execute("HGET", self._key(campaign_id, "commands"), command_id),
@@ -463,7 +313,7 @@ class RedisStore:
             raise UnknownCampaign(campaign_id)
         if found is None:
             return None
-        first, last = _parse_range(found)
+        first, last = parse_range(found)
         return AppendResult(first=first, last=last)
 
     async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None:
@@ -504,7 +354,7 @@ class RedisStore:
                 pipe.hgetall(self._key(campaign_id.decode(), "meta"))
             metas = await pipe.execute()
         return [
-            _parse_info(campaign_id.decode(), fields)
+            parse_info(campaign_id.decode(), fields)
             for campaign_id, fields in zip(ids, metas, strict=True)
             if fields
         ]
@@ -512,7 +362,7 @@ class RedisStore:
     async def ping(self) -> None:
         # On the link, with a timeout of its own: a frozen Redis makes readiness fail within
         # the ping's timeout, not the commands'.
-        with _reachable():
+        with reachable():
             try:
                 await asyncio.wait_for(self._link.execute("PING"), self._ping_timeout)
             except TimeoutError:
@@ -521,7 +371,7 @@ class RedisStore:
                 ) from None
 
     async def close(self) -> None:
-        with _reachable():
+        with reachable():
             await self._link.close()
             await self._client.aclose()
             if self._feed is not None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from domain.bots import make_bot
 from domain.core.engine import evolve
 from domain.core.events import CampaignCreated, CoreEvent, Options
 from domain.core.game import Game
@@ -27,9 +28,10 @@ from domain.core.ruleset import VERSION_FILE
 from domain.eila.content import DEFAULT_PACK
 from domain.games import get_game
 from domain.gil_ennis.content import CONTENT_DIR
+from domain.machina.content_load import CONTENT_DIR as MACHINA_CONTENT_DIR
 
 HERE = Path(__file__).parent
-CONTENT_DIRS = {"gil-ennis": CONTENT_DIR, "eila": DEFAULT_PACK}
+CONTENT_DIRS = {"gil-ennis": CONTENT_DIR, "eila": DEFAULT_PACK, "machina": MACHINA_CONTENT_DIR}
 SALT = "recorded"
 
 
@@ -45,6 +47,9 @@ class Scenario:
     avoid: tuple[str, ...] = ()
     """Action ids starting with one of these are never chosen (Eila's abandon would end most
     recordings at once)."""
+    bot: str = "random"
+    """The bot that plays (``domain.bots``): a seeded random choice, or a policy that carries a
+    campaign further (Machina's heuristic crosses every chapter)."""
 
 
 SCENARIOS = (
@@ -92,6 +97,19 @@ SCENARIOS = (
         options={"chapter": 3, "mode": "advanced"},
         max_actions=80,
         avoid=("abandon",),
+    ),
+    Scenario(
+        "machina",
+        "duo-heuristic",
+        seed=808,
+        bot_seed=8,
+        seats=("ada", "bram"),
+        options={},
+        max_actions=400,
+        bot="heuristic",
+    ),
+    Scenario(
+        "machina", "trio-random", seed=909, bot_seed=9, seats=("ada", "bram", "cyra"), options={}
     ),
 )
 
@@ -159,7 +177,8 @@ def _finished(game: Game, state: Any) -> bool:
 
 
 def record(scenario: Scenario) -> Recording:
-    """Play ``scenario`` with a seeded random choice among the legal actions."""
+    """Play ``scenario`` with its bot: by default a seeded random choice among the legal actions
+    (of a seat chosen at random), else the named bot's choice of seat and action."""
     game = get_game(scenario.game)
     created = CampaignCreated(
         game.info.name,
@@ -175,14 +194,18 @@ def record(scenario: Scenario) -> Recording:
         state = evolve(game, state, event)
         lines.append(Line(len(lines) + 1, msgspec.to_builtins(event), state_hash(state)))
     chooser = Chance(Rng(scenario.bot_seed, 0, SALT))
+    bot = None if scenario.bot == "random" else make_bot(scenario.bot, game, scenario.bot_seed)
     actions: list[Taken] = []
     while not _finished(game, state) and len(actions) < scenario.max_actions:
-        seats = game.to_act(state)
-        seat = seats[chooser.below(len(seats))]
-        legal = [
-            la for la in game.legal_actions(state, seat) if not la.id.startswith(scenario.avoid)
-        ]
-        choice = legal[chooser.below(len(legal))]
+        if bot is not None:
+            seat, choice = bot.choose(game, state)
+        else:
+            seats = game.to_act(state)
+            seat = seats[chooser.below(len(seats))]
+            legal = [
+                la for la in game.legal_actions(state, seat) if not la.id.startswith(scenario.avoid)
+            ]
+            choice = legal[chooser.below(len(legal))]
         actions.append(Taken(len(lines), seat, choice.id))
         for event in game.decide(state, seat, choice.action):
             state = evolve(game, state, event)

@@ -22,7 +22,7 @@ def test_every_scenario_is_recorded_under_the_ruleset_in_force() -> None:
     for scenario in SCENARIOS:
         path = path_of(scenario.game, get_game(scenario.game).info.ruleset, scenario.name)
         assert path.exists(), f"{path} is missing: run 'python -m tests.recorded.make'."
-    assert {r.game for _, r in RECORDED} == {"gil-ennis", "eila"}
+    assert {r.game for _, r in RECORDED} == {"gil-ennis", "eila", "machina"}
 
 
 @pytest.mark.parametrize(("path", "recording"), RECORDED, ids=[str(p.stem) for p, _ in RECORDED])
@@ -80,3 +80,14 @@ def test_a_recording_of_a_retired_ruleset_is_refused_by_the_engine() -> None:
     game = get_game("gil-ennis")
     with pytest.raises(UnsupportedRuleset, match="'gil-ennis/1'"):
         replay(game, decoded(game, old))
+
+
+def test_the_machina_recordings_cross_chapters_and_reach_an_end() -> None:
+    machina = {r.scenario: r for _, r in RECORDED if r.game == "machina"}
+    assert set(machina) >= {"duo-heuristic", "trio-random"}
+    for recording in machina.values():
+        kinds = [line.event["type"] for line in recording.events]
+        assert kinds.count("machina/chapter_flipped") >= 2, recording.scenario
+        assert kinds[-1] == "machina/scenario_ended", recording.scenario
+    won = [line.event for line in machina["duo-heuristic"].events][-1]
+    assert won["result"] == "won"

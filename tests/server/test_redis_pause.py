@@ -18,7 +18,8 @@ import pytest
 
 from server.app import create_app
 from server.service import CampaignService
-from server.store.redis import RedisSettings, RedisStore
+from server.store.redis import RedisStore
+from server.store.redis_connect import RedisSettings
 from tests.redis_support import own_redis
 from tests.server.conftest import auth, running, socket_to, wait_ready
 

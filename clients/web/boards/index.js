@@ -3,8 +3,9 @@
 import * as eila from "./eila.js";
 import * as generic from "./generic.js";
 import * as gilEnnis from "./gil_ennis.js";
+import * as machina from "./machina.js";
 
-const BOARDS = { "gil-ennis": gilEnnis, eila };
+const BOARDS = { "gil-ennis": gilEnnis, eila, machina };
 
 export function boardFor(game) {
   return BOARDS[game] || generic;

@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+from domain.core.ruleset import content_version
+from domain.machina import GAME
 from domain.machina.content import PlaceMonster, SealWhileCurrent, TakeItem, TreatAsExit
 from domain.machina.content_load import CONTENT, CONTENT_DIR, check_content, load_content
 from tests.domain.machina.helpers import tag_of
@@ -14,6 +16,11 @@ from tests.domain.machina.helpers import tag_of
 def test_the_shipped_content_loads_without_a_problem() -> None:
     assert check_content() == []
     assert load_content() == CONTENT
+
+
+def test_the_ruleset_names_the_rules_and_the_content_version() -> None:
+    assert content_version(CONTENT_DIR) == 1
+    assert GAME.info.ruleset == "machina/1+content.1"
 
 
 def test_to_eternity_has_five_to_eight_chapters_then_an_endgame() -> None:

@@ -1,0 +1,360 @@
+// Machina Arcana: To Eternity: the grid of map and chapter tiles (obstacles, spawn points, entry
+// and exit tokens, action spaces) with the explorers and monsters on their spaces, the current
+// chapter card, the spawn and horror rating sliders, the clock, the monster threat, the effects in
+// force, each explorer's health, stamina and items, and the decks as counts.
+//
+// Everything comes from the view: `map` draws the spaces (one string per row from `map_x`,
+// `map_y`), `tiles` outline the tiles, and the units stand on their `x`, `y`. Moves, attacks and
+// interactions are buttons on the spaces they act on; the rest sit by the explorer or the map.
+
+import { h, humanize, plural, s } from "../dom.js";
+import { chip, panel } from "./common.js";
+
+const CELL = 44;
+const PAD = 12;
+const ZOOM = 1.6; // at most this many pixels per unit of the drawing, so one tile is not a poster
+const SLIDER_TOP = 8; // the highest rating a slider shows unless a chapter prints a higher one
+const STEPS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
+const ARROWS = { n: "↑", e: "→", s: "↓", w: "←" };
+const SPACES = {
+  ".": "floor", "#": "obstacle", S: "spawn", E: "entry", X: "exit", "*": "action",
+};
+const PHASES = {
+  setup: "Setting up",
+  explorers: "Explorer phase",
+  placing: "Placing the chapter tile",
+  over: "The expedition is over",
+};
+const EFFECTS = {
+  haste: (amount) => `Haste: monsters move ${amount} more`,
+  hit_cost: (amount) => `Each hit costs ${amount} health`,
+  seal: () => "Sealed: no exploring",
+};
+const STATUS = { map: "", exited: "has exited", out: "is out" };
+
+function effectText(effect) {
+  return (EFFECTS[effect.kind] || ((amount) => `${humanize(effect.kind)} ${amount}`))(effect.amount);
+}
+
+function lettered(monsters) {
+  const out = new Map();
+  (monsters || []).forEach((monster, i) => out.set(monster.uid, String.fromCharCode(97 + (i % 26))));
+  return out;
+}
+
+// -- the grid ----------------------------------------------------------------------------------
+
+function geometry(view) {
+  const rows = view.map || [];
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  return {
+    rows,
+    columns,
+    width: columns * CELL + 2 * PAD,
+    height: rows.length * CELL + 2 * PAD,
+    // the top-left corner of the space at board coordinates (x, y)
+    at: (x, y) => [PAD + (x - view.map_x) * CELL, PAD + (y - view.map_y) * CELL],
+  };
+}
+
+function spaceShape(symbol, px, py, actionSpace) {
+  const kind = actionSpace ? "action" : SPACES[symbol] || "floor";
+  const g = s("g", { class: `m-space m-space-${kind}${actionSpace?.exit ? " treated-exit" : ""}` });
+  g.append(s("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "space-floor" }));
+  const cx = px + CELL / 2;
+  const cy = py + CELL / 2;
+  if (kind === "obstacle") {
+    g.append(s("rect", { x: px + 5, y: py + 5, width: CELL - 10, height: CELL - 10, rx: 4, class: "obstacle" }));
+  } else if (kind === "spawn") {
+    g.append(s("circle", { cx, cy, r: 12, class: "spawn-ring" }));
+    g.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "space-mark" }, "S"));
+    g.append(s("title", {}, "Spawn point"));
+  } else if (kind === "entry") {
+    g.append(s("path", { d: `M${cx - 10},${cy + 12} V${cy - 6} A10,10 0 0 1 ${cx + 10},${cy - 6} V${cy + 12} Z`, class: "entry-door" }));
+    g.append(s("title", {}, "Entry token"));
+  } else if (kind === "exit") {
+    g.append(s("circle", { cx, cy, r: 13, class: "exit-token" }));
+    g.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "space-mark exit-mark" }, "⇱"));
+    g.append(s("title", {}, "Exit token"));
+  } else if (kind === "action") {
+    const gear = actionSpace?.kind === "search" ? "⌕" : "⚙";
+    g.append(s("rect", { x: px + 4, y: py + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: `action-space${actionSpace?.spent ? " spent" : ""}` }));
+    g.append(s("text", { x: cx, y: cy + 6, "text-anchor": "middle", class: "space-mark action-mark" }, gear));
+    if (actionSpace?.exit) g.append(s("circle", { cx, cy, r: 18, class: "exit-ring" }));
+    const what = actionSpace ? `${actionSpace.name} (${actionSpace.kind}${actionSpace.spent ? ", searched" : ""}${actionSpace.exit ? ", treated as an exit token" : ""})` : "Action space";
+    g.append(s("title", {}, what));
+  }
+  return g;
+}
+
+function tileOutline(tile, geo) {
+  const [px, py] = geo.at(tile.x, tile.y);
+  const w = tile.width * CELL;
+  const hgt = tile.height * CELL;
+  const g = s("g", { class: `m-tile m-tile-${tile.kind}`, dataset: { tile: tile.tile } });
+  g.append(s("rect", { x: px, y: py, width: w, height: hgt, rx: 8, class: "tile-ground" }));
+  const sides = { n: [px, py, px + w, py], s: [px, py + hgt, px + w, py + hgt], w: [px, py, px, py + hgt], e: [px + w, py, px + w, py + hgt] };
+  for (const side of tile.unexplored || []) {
+    const [x1, y1, x2, y2] = sides[side];
+    g.append(s("line", { x1, y1, x2, y2, class: "unexplored" }, s("title", {}, `Unexplored side of ${tile.name}`)));
+  }
+  return g;
+}
+
+function tileLabel(tile, geo) {
+  const [px, py] = geo.at(tile.x, tile.y);
+  return s("text", { x: px + 6, y: py + 11, class: `tile-name tile-name-${tile.kind}` }, tile.name);
+}
+
+function explorerToken(who, number, px, py, mine) {
+  const cx = px + CELL / 2;
+  const cy = py + CELL / 2;
+  const g = s("g", { class: `unit explorer-token seat-${number}${mine ? " mine" : ""}${who.ended ? " ended" : ""}`, dataset: { explorer: who.id } });
+  g.append(s("circle", { cx, cy, r: 16, class: "token-body" }));
+  g.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "token-text" }, who.name.charAt(0)));
+  const share = Math.max(0, Math.min(1, who.health / Math.max(1, who.max_health)));
+  g.append(s("rect", { x: px + 6, y: py + CELL - 7, width: CELL - 12, height: 4, rx: 2, class: "bar-back" }));
+  g.append(s("rect", { x: px + 6, y: py + CELL - 7, width: (CELL - 12) * share, height: 4, rx: 2, class: "bar-health" }));
+  g.append(s("title", {}, `${who.name}: health ${who.health}/${who.max_health}, stamina ${who.stamina}/${who.max_stamina}`));
+  return g;
+}
+
+function monsterToken(monster, letter, px, py) {
+  const cx = px + CELL / 2;
+  const cy = py + CELL / 2;
+  const g = s("g", { class: "unit monster-token", dataset: { monster: String(monster.uid) } });
+  g.append(s("path", { d: `M${cx},${cy - 17} L${cx + 16},${cy - 4} L${cx + 10},${cy + 15} L${cx - 10},${cy + 15} L${cx - 16},${cy - 4} Z`, class: "token-body" }));
+  g.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: "token-text" }, letter));
+  g.append(s("text", { x: px + CELL - 3, y: py + 11, "text-anchor": "end", class: "monster-health" }, `${monster.health}`));
+  g.append(s("title", {}, `${letter}: ${monster.name}, health ${monster.health}/${monster.max_health}`));
+  return g;
+}
+
+// A button laid over the space (x, y) of the map, positioned in percent of the drawing.
+function overlay(ctx, geo, action, x, y, glyph, className) {
+  const [px, py] = geo.at(x, y);
+  const button = ctx.sink.button(action, h("span", { class: "glyph", "aria-hidden": "true" }, glyph));
+  button.classList.add("on-space", className);
+  button.style.left = `${(100 * px) / geo.width}%`;
+  button.style.top = `${(100 * py) / geo.height}%`;
+  button.style.width = `${(100 * CELL) / geo.width}%`;
+  button.style.height = `${(100 * CELL) / geo.height}%`;
+  return button;
+}
+
+function spaceButtons(ctx, geo) {
+  const { view, sink } = ctx;
+  const me = (view.explorers || []).find((who) => who.id === ctx.seat && who.status === "map");
+  const buttons = [];
+  if (me) {
+    for (const action of sink.tagged("move")) {
+      const [dx, dy] = STEPS[action.id.split(":")[1]] || [0, 0];
+      buttons.push(overlay(ctx, geo, action, me.x + dx, me.y + dy, ARROWS[action.id.split(":")[1]] || "•", "move-here"));
+    }
+  }
+  const monsters = new Map((view.monsters || []).map((monster) => [String(monster.uid), monster]));
+  for (const action of sink.take((a) => a.id.startsWith("attack:") && monsters.has(a.id.split(":")[2]))) {
+    const monster = monsters.get(action.id.split(":")[2]);
+    buttons.push(overlay(ctx, geo, action, monster.x, monster.y, "⚔", "attack-here"));
+  }
+  for (const action of sink.tagged("interact")) {
+    const [, x, y] = action.id.split(":").map(Number);
+    buttons.push(overlay(ctx, geo, action, x, y, "✋", "interact-here"));
+  }
+  return buttons;
+}
+
+function grid(ctx) {
+  const { view } = ctx;
+  const geo = geometry(view);
+  const svg = s("svg", {
+    class: "machina-grid",
+    viewBox: `0 0 ${geo.width} ${geo.height}`,
+    role: "img",
+    "aria-label": `The play area: ${plural((view.tiles || []).length, "tile")} in play`,
+  });
+  svg.append(s("rect", { x: 0, y: 0, width: geo.width, height: geo.height, rx: 14, class: "grid-ground" }));
+  for (const tile of view.tiles || []) svg.append(tileOutline(tile, geo));
+  const actionSpaces = new Map((view.action_spaces || []).map((space) => [`${space.x},${space.y}`, space]));
+  const units = new Set([
+    ...(view.explorers || []).filter((who) => who.status === "map").map((who) => `${who.x},${who.y}`),
+    ...(view.monsters || []).map((monster) => `${monster.x},${monster.y}`),
+  ]);
+  geo.rows.forEach((row, r) => {
+    [...row].forEach((symbol, c) => {
+      if (symbol === " ") return;
+      const x = view.map_x + c;
+      const y = view.map_y + r;
+      // under a unit the view draws the unit; the space itself is one a unit can stand on
+      const shown = units.has(`${x},${y}`) && !SPACES[symbol] ? "." : symbol;
+      const [px, py] = geo.at(x, y);
+      svg.append(spaceShape(shown, px, py, actionSpaces.get(`${x},${y}`)));
+    });
+  });
+  for (const tile of view.tiles || []) svg.append(tileLabel(tile, geo));
+  const letters = lettered(view.monsters);
+  for (const monster of view.monsters || []) {
+    const [px, py] = geo.at(monster.x, monster.y);
+    svg.append(monsterToken(monster, letters.get(monster.uid), px, py));
+  }
+  (view.explorers || []).forEach((who, i) => {
+    if (who.status !== "map") return;
+    const [px, py] = geo.at(who.x, who.y);
+    svg.append(explorerToken(who, i + 1, px, py, who.id === ctx.seat));
+  });
+  const buttons = spaceButtons(ctx, geo);
+  const legend = h("p", { class: "grid-legend muted small" },
+    h("span", { class: "key key-spawn" }, "S spawn point"), h("span", { class: "key key-entry" }, "entry token"),
+    h("span", { class: "key key-exit" }, "exit token"), h("span", { class: "key key-action" }, "⚙ mechanism · ⌕ search"),
+    h("span", { class: "key key-unexplored" }, "unexplored side"));
+  return h("div", { class: "machina-map" },
+    h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px` }, svg, buttons),
+    legend);
+}
+
+// -- the chapter, the sliders, the clock ---------------------------------------------------------
+
+function chapterCard(ctx) {
+  const { view } = ctx;
+  const card = view.chapter;
+  const kind = view.endgame ? "endgame" : view.chapter_kind || "";
+  if (!card) return h("article", { class: "chapter-card empty" }, h("p", { class: "muted" }, "No chapter in play yet."));
+  return h("article", { class: `chapter-card kind-${view.chapter_kind}`, dataset: { chapter: card.id } },
+    h("div", { class: "chapter-kind" }, kind === "endgame" ? "Endgame · Eternity" : `${humanize(kind)} chapter`),
+    h("h3", {}, card.title),
+    h("p", { class: "chapter-text" }, card.text),
+    h("p", { class: "objective" }, h("strong", {}, "Objective: "), view.objective),
+    card.charges ? h("p", { class: "card-charges" }, plural(card.charges, "charge"), " on the card") : null,
+    (view.endgame_cards || []).length
+      ? h("ul", { class: "endgame-cards plain" }, view.endgame_cards.map((extra) =>
+        h("li", {}, h("strong", {}, extra.title), extra.charges ? ` (${plural(extra.charges, "charge")})` : "", `: ${extra.text}`)))
+      : null,
+    h("p", { class: "muted small" }, `${plural(view.chapters_left, "chapter")} left in the deck`,
+      (view.board_top || []).length ? ` · ${plural(view.board_top.length, "card")} on the chapter board` : ""));
+}
+
+function slider(name, rating, regular) {
+  const top = Math.max(SLIDER_TOP, rating);
+  const marks = Array.from({ length: top }, (_, i) => {
+    const value = i + 1;
+    return h("span", { class: `notch${value === rating ? " current" : ""}${value < rating ? " below" : ""}` }, String(value));
+  });
+  const note = regular ? `a die roll of ${rating}+` : rating === 1 ? "at its lowest" : "falls by 1 each round";
+  return h("div", { class: `rating-slider slider-${name.toLowerCase()}`, role: "meter", "aria-label": `${name} rating`, "aria-valuenow": rating, "aria-valuemin": 1, "aria-valuemax": top, dataset: { rating: String(rating) } },
+    h("div", { class: "slider-head" }, h("strong", {}, `${name} rating`), h("span", { class: "slider-value" }, String(rating)), h("span", { class: "muted small" }, note)),
+    h("div", { class: "slider-track" }, marks));
+}
+
+function sliders(ctx) {
+  const { view } = ctx;
+  const regular = view.chapter_kind === "regular";
+  const effects = [
+    ...(view.spawn_effects || []).map((effect) => chip(effectText(effect), "chip-spawn")),
+    ...(view.horror_effects || []).map((effect) => chip(effectText(effect), "chip-horror")),
+  ];
+  const threat = Array.from({ length: view.threat_track + 1 }, (_, i) =>
+    h("span", { class: `threat-step${i <= view.threat && i > 0 ? " on" : ""}${i === view.threat ? " current" : ""}` }, String(i)));
+  const left = Math.max(0, view.clock_limit - view.clock);
+  return panel(regular ? "Ratings (rolled against)" : "Rating sliders", "machina-sliders",
+    slider("Spawn", view.spawn_rating, regular),
+    slider("Horror", view.horror_rating, regular),
+    h("div", { class: "effects" }, h("h4", {}, "In force"),
+      effects.length ? effects : h("span", { class: "muted small" }, "No spawn or horror effect."),
+      view.hit_cost > 1 ? chip(`A hit costs ${view.hit_cost} health`, "chip-horror") : null,
+      view.exploring_prevented && !(view.horror_effects || []).some((e) => e.kind === "seal") ? chip("No exploring in this chapter", "chip-muted") : null),
+    h("div", { class: "threat" }, h("h4", {}, "Monster threat"), h("div", { class: "threat-track" }, threat),
+      h("span", { class: "muted small" }, `monster tier ${view.tier}`)),
+    h("div", { class: "clock" }, h("h4", {}, "Clock"),
+      h("div", { class: "clock-bar", title: `${view.clock} of ${view.clock_limit}` },
+        h("span", { style: `width:${(100 * view.clock) / Math.max(1, view.clock_limit)}%` })),
+      h("span", { class: "clock-text" }, `${view.clock} of ${view.clock_limit} · ${plural(left, "round")} left`)));
+}
+
+// -- explorers, monsters, decks ------------------------------------------------------------------
+
+function pips(count, full, className) {
+  return h("span", { class: `pips ${className}` },
+    Array.from({ length: Math.max(full, count) }, (_, i) => h("span", { class: `pip${i < count ? " on" : ""}` })));
+}
+
+function explorerCard(ctx, who, number) {
+  const { view, sink } = ctx;
+  const mine = who.id === ctx.seat;
+  const items = (view.items || []).filter((item) => item.holder === who.id);
+  const actions = mine ? sink.tagged("equip", "give", "use") : [];
+  const status = STATUS[who.status] ?? who.status;
+  return h("article", { class: `explorer-card seat-${number}${mine ? " mine" : ""} status-${who.status}`, dataset: { explorer: who.id } },
+    h("header", {}, h("span", { class: "seat-number", title: `Seat ${number}` }, who.name.charAt(0)), h("h3", {}, who.name),
+      mine ? chip("you") : null, status ? chip(status, "chip-muted") : who.ended ? chip("turn ended", "chip-muted") : null),
+    h("div", { class: "stat" }, h("span", { class: "stat-label" }, "Health"), pips(who.health, who.max_health, "pips-health"), h("strong", { class: "health-value" }, `${who.health}/${who.max_health}`)),
+    h("div", { class: "stat" }, h("span", { class: "stat-label" }, "Stamina"), pips(who.stamina, who.max_stamina, "pips-stamina"), h("strong", { class: "stamina-value" }, `${who.stamina}/${who.max_stamina}`)),
+    h("div", { class: "stat muted small" }, `Defense ${who.defense}`, who.status === "map" ? ` · at ${who.x},${who.y}` : ""),
+    items.length
+      ? h("ul", { class: "items plain" }, items.map((item) =>
+        h("li", { class: `item${item.equipped ? " equipped" : ""}`, dataset: { item: item.card }, title: item.text },
+          h("span", { class: "hand" }, item.equipped ? "in hand" : "pack"), h("strong", {}, item.name),
+          item.max_charges ? h("span", { class: "charges" }, `${item.charges}/${item.max_charges}`) : null)))
+      : h("p", { class: "muted small" }, "No items."),
+    sink.buttons(actions, { group: 4 }));
+}
+
+function monstersPanel(ctx) {
+  const { view } = ctx;
+  const letters = lettered(view.monsters);
+  const rows = (view.monsters || []).map((monster) =>
+    h("li", { class: "monster", dataset: { monster: String(monster.uid) } },
+      h("span", { class: "monster-letter" }, letters.get(monster.uid)),
+      h("strong", {}, monster.name),
+      h("span", { class: "monster-health" }, `health ${monster.health}/${monster.max_health}`),
+      h("span", { class: "muted small" }, `defense ${monster.defense} · move ${monster.move} · attack ${monster.attack} · at ${monster.x},${monster.y}`)));
+  return panel("Monsters", "machina-monsters",
+    rows.length ? h("ul", { class: "plain" }, rows) : h("p", { class: "muted" }, "No monster in play."));
+}
+
+function deck(label, count, discard = null) {
+  return h("div", { class: "machina-deck" },
+    h("span", { class: "deck-count" }, String(count)),
+    h("span", { class: "deck-name" }, label),
+    discard === null ? null : h("span", { class: "muted small" }, `${discard} discarded`));
+}
+
+function decksPanel(ctx) {
+  const { view } = ctx;
+  return panel("Decks (face down)", "machina-decks",
+    h("div", { class: "m-deck-row" },
+      deck("Chapters", view.chapters_left),
+      deck("Map tiles", view.map_deck_count),
+      deck("Monsters", view.monster_deck_count, (view.monster_discard || []).length),
+      deck("Horrors", view.horror_deck_count, (view.horror_discard || []).length),
+      deck("Items", view.item_deck_count, (view.item_discard || []).length)),
+    h("p", { class: "muted small" }, `The play area holds ${view.area_halves} of ${view.area_limit} half map tiles.`));
+}
+
+function turnPanel(ctx) {
+  const { sink, view } = ctx;
+  const placing = sink.tagged("place-tile");
+  const turn = sink.tagged("explore", "exit", "end-turn");
+  if (!placing.length && !turn.length) return null;
+  return h("div", { class: "machina-turn" },
+    placing.length ? h("div", { class: "placing" },
+      h("h4", {}, `Connect ${humanize(view.pending_tile || "the chapter tile")}`),
+      sink.buttons(placing, { group: 8 })) : null,
+    turn.length ? sink.buttons(turn, { className: "turn-buttons" }) : null);
+}
+
+export function render(ctx) {
+  const { view } = ctx;
+  const over = view.result && view.result !== "running";
+  const header = h("header", { class: "chapter-head" },
+    h("h2", {}, view.chapter ? view.chapter.title : "Machina Arcana: To Eternity"),
+    chip(`Round ${view.round}`), chip(PHASES[view.phase] || humanize(view.phase)),
+    chip(`Clock ${view.clock}/${view.clock_limit}`, "chip-muted"),
+    over ? chip(`${humanize(view.result)}: ${humanize(view.reason)}`, view.result === "won" ? "chip-ok" : "chip-bad") : null);
+  return h("div", { class: `board board-machina phase-${view.phase} kind-${view.chapter_kind}` },
+    header,
+    h("div", { class: "machina-top" },
+      h("div", { class: "machina-play" }, grid(ctx), turnPanel(ctx)),
+      h("div", { class: "machina-side" }, chapterCard(ctx), sliders(ctx))),
+    h("div", { class: "machina-explorers" }, (view.explorers || []).map((who, i) => explorerCard(ctx, who, i + 1))),
+    h("div", { class: "machina-bottom" }, monstersPanel(ctx), decksPanel(ctx)));
+}

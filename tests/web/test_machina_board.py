@@ -1,0 +1,187 @@
+"""The Machina board in a real browser: an expedition of two explorers created in the lobby, played
+by clicking on the map and the board in two browsers (the partner joins by the invite link); the
+grid, the explorers, the monsters, the chapter card, the sliders and the clock follow the view,
+and nothing face down reaches the page."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+import msgspec
+from playwright.sync_api import Browser, Page, expect
+
+from domain.core.engine import evolve
+from domain.machina import GAME
+from domain.machina.content_load import CONTENT
+from tests.recorded import streams
+from tests.server.conftest import Live
+from tests.web.conftest import VIEWPORT, Problems, screenshot, version_of
+
+SEED = 31
+MOST_ROUNDS = 12
+"""Rounds of ending turns before the test gives up waiting for a monster (the Gatehouse spawns one
+on a die roll of 5 or more each round)."""
+
+
+def _clicked(page: Page, button: Any) -> None:
+    """Click an action button and wait until the page shows a later version."""
+    version = version_of(page)
+    button.click()
+    expect(page.locator(".campaign-status")).not_to_have_attribute("data-version", str(version))
+
+
+def _view(server: Live, campaign: str) -> dict[str, Any]:
+    state = httpx.get(f"{server.http}/api/campaigns/{campaign}/state", timeout=10).json()
+    view: dict[str, Any] = state["view"]
+    return view
+
+
+def test_an_expedition_of_two_is_drawn_and_played_by_clicking(
+    server: Live, page: Page, browser: Browser, problems: Problems
+) -> None:
+    frames: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda socket: socket.on("framereceived", lambda data: frames.append(json.loads(data))),
+    )
+    page.goto(server.http + "/")
+    form = page.locator('form.game-card[data-game="machina"]')
+    form.locator('input[name="seed"]').fill(str(SEED))
+    form.locator('select[name="layout"]').select_option(label="Together (ada and bram)")
+    form.locator('button[type="submit"]').click()
+    expect(page.locator(".campaign-status")).to_contain_text("playing as ada")
+    campaign = re.search(r"#/c/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+
+    board = page.locator(".board-machina")
+    expect(board.locator("svg.machina-grid")).to_be_visible()
+    expect(board.locator(".m-tile")).to_have_count(1)
+    expect(board.locator('.m-tile[data-tile="gatehouse"]')).to_have_count(1)
+    expect(board.locator(".explorer-token")).to_have_count(2)
+    expect(board.locator(".explorer-card")).to_have_count(2)
+    expect(board.locator(".chapter-card h3")).to_have_text("The Gatehouse")
+    expect(board.locator(".chapter-card .chapter-kind")).to_have_text("Regular chapter")
+    expect(board.locator(".rating-slider")).to_have_count(2)
+    expect(board.locator(".slider-spawn")).to_have_attribute("data-rating", "5")
+    expect(board.locator(".slider-horror")).to_have_attribute("data-rating", "6")
+    expect(board.locator(".clock-text")).to_contain_text("0 of 80 · 80 rounds left")
+    ada = board.locator('.explorer-card[data-explorer="ada"]')
+    expect(ada.locator(".stamina-value")).to_have_text("4/4")
+    expect(ada.locator('.item.equipped[data-item="spanner"]')).to_contain_text("Heavy Spanner")
+    bram = board.locator('.explorer-card[data-explorer="bram"]')
+    expect(bram.locator('[data-item="lamp-pistol"] .charges')).to_have_text("4/4")
+    expect(board.locator(".machina-deck")).to_have_count(5)
+
+    # ada walks by clicking a space next to her on the map
+    moves = board.locator("button.on-space.move-here")
+    expect(moves.first).to_be_visible()
+    _clicked(page, moves.first)
+    expect(ada.locator(".stamina-value")).to_have_text("3/4")
+    expect(page.locator(".recent li.new").first).to_contain_text("Ada")
+
+    # the partner joins bram's seat by the invite link, in a browser of their own
+    link = page.locator('.invite-link[data-seat="bram"]').input_value()
+    partner_context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+    try:
+        partner = problems.watch(partner_context.new_page())
+        partner.goto(link)
+        expect(partner.locator(".campaign-status")).to_contain_text("playing as bram")
+        bram_moves = partner.locator(".board-machina button.on-space.move-here")
+        expect(bram_moves.first).to_be_visible()
+        _clicked(partner, bram_moves.first)
+        expect(partner.locator('.explorer-card[data-explorer="bram"] .stamina-value')).to_have_text(
+            "3/4"
+        )
+        expect(bram.locator(".stamina-value")).to_have_text("3/4")
+
+        # both end their turns, round after round, until a monster is on the map
+        for _ in range(MOST_ROUNDS):
+            for player in (page, partner):
+                end = player.locator('.board-machina button.action[data-action="end-turn"]')
+                _clicked(player, end)
+            expect(page.locator(".campaign-status")).to_have_attribute(
+                "data-version", str(version_of(partner))
+            )
+            if _view(server, campaign)["monsters"]:
+                break
+    finally:
+        partner_context.close()
+
+    view = _view(server, campaign)
+    assert view["monsters"], f"no monster appeared in {MOST_ROUNDS} rounds"
+    expect(board.locator(".monster-token")).to_have_count(len(view["monsters"]))
+    rows = board.locator(".machina-monsters .monster")
+    expect(rows).to_have_count(len(view["monsters"]))
+    first = view["monsters"][0]
+    expect(rows.first).to_contain_text(first["name"])
+    expect(rows.first).to_contain_text(f"health {first['health']}/{first['max_health']}")
+    expect(board.locator(".clock-text")).to_contain_text(f"{view['clock']} of 80")
+    expect(board.locator(".chapter-head")).to_contain_text(f"Round {view['round']}")
+    screenshot(page, "machina-board")
+
+    # nothing face down: no card of a deck by name, and no deck order on the wire
+    in_play = {tile["tile"] for tile in view["tiles"]}
+    hidden = [tile.name for key, tile in CONTENT.map_tiles.items() if key not in in_play]
+    seen_items = {item["card"] for item in view["items"]} | set(view["item_discard"])
+    hidden += [item.name for key, item in CONTENT.items.items() if key not in seen_items]
+    upcoming = [c.title for c in CONTENT.scenario.chapters if c.id != "gates"]
+    hidden += upcoming if view["chapter"]["id"] == "gates" else []
+    hidden += [h.name for key, h in CONTENT.horrors.items() if key not in view["horror_discard"]]
+    text = page.locator("body").inner_text()
+    for name in hidden:
+        assert name not in text, f"{name!r} is face down, yet the page shows it"
+    for message in frames:
+        for seen in message.get("events", []) + message.get("missed", []):
+            assert not seen["event"].get("order"), "the deck order never leaves the server"
+
+
+def _recorded_views(scenario: str, seat: str) -> list[dict[str, Any]]:
+    """The view ``seat`` had after every event of a recorded expedition, set-up to the end."""
+    recording = next(
+        r for _, r in streams.recordings() if (r.game, r.scenario) == ("machina", scenario)
+    )
+    views = []
+    state = None
+    for _, event in streams.decoded(GAME, recording):
+        state = evolve(GAME, state, event)
+        if state.phase != "setup":
+            views.append(msgspec.to_builtins(GAME.view(state, seat)))
+    return views
+
+
+def test_every_view_of_recorded_expeditions_is_drawn(server: Live, page: Page) -> None:
+    """Every phase the board can meet (placing a chapter tile, an Eternity chapter, the endgame,
+    explorers out, the end) is drawn without an error, with each tile and unit in its place."""
+    page.goto(server.http + "/")
+    expect(page.locator("form.game-card")).not_to_have_count(0)
+    for scenario in ("duo-heuristic", "trio-random"):
+        views = _recorded_views(scenario, "ada")
+        phases = {view["phase"] for view in views}
+        assert {"placing", "explorers", "over"} <= phases, phases
+        problems = page.evaluate(
+            """async (views) => {
+              const board = await import("/boards/machina.js");
+              const { ActionSink } = await import("/boards/common.js");
+              const found = [];
+              views.forEach((view, i) => {
+                try {
+                  const node = board.render({ view, seat: "ada", seats: view.seats, content: {},
+                    info: null, sink: new ActionSink([], { act: null, busy: false }),
+                    memory: new Map(), live: true });
+                  const on = (selector) => node.querySelectorAll(selector).length;
+                  const units = view.explorers.filter((e) => e.status === "map").length;
+                  if (on(".m-tile") !== view.tiles.length) found.push(`${i}: tiles`);
+                  if (on(".explorer-token") !== units) found.push(`${i}: explorers`);
+                  if (on(".monster-token") !== view.monsters.length) found.push(`${i}: monsters`);
+                  if (on(".rating-slider") !== 2) found.push(`${i}: sliders`);
+                } catch (error) {
+                  found.push(`${i}: ${error}`);
+                }
+              });
+              return found;
+            }""",
+            views,
+        )
+        assert problems == [], f"{scenario}: {problems[:5]}"
