@@ -351,7 +351,7 @@ def test_chapter_five_trail_shows_the_location_card_its_shelter_and_actions(
         {"id": "location_action:", "label": "Take no location action"},
     ]
     draw(page, table, view, actions)
-    trail = page.locator(".drawn-here .trail")
+    trail = page.locator(".drawn-here .eila-trail")
     card = trail.locator('.location-card[data-location="L03"]')
     expect(card.locator("h3")).to_have_text("The Frozen Lake")
     expect(card.locator(".shelter-chip")).to_be_visible()

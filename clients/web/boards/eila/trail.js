@@ -10,7 +10,7 @@ export function trailArea(ctx, area) {
   const byLetter = new Map(actions.map((action) => [action.id.split(":")[1], action]));
   const none = byLetter.get("");
   const earlier = (area.trail || []).slice(0, -1);
-  return h("div", { class: "trail" },
+  return h("div", { class: "eila-trail" },
     h("h4", {}, "The trail"),
     h("div", { class: "trail-row" },
       earlier.length ? h("ol", { class: "trail-past" }, earlier.map((number) => h("li", { class: "trail-card", dataset: { location: number } }, number))) : null,
