@@ -167,6 +167,9 @@ def mine(area: dict[str, Any], pending: str) -> list[str]:
     up = sum(1 for t in laid["tiles"] if t["face_up"])
     x, y = laid["token"]
     text = f"{up} of {plural(len(laid['tiles']), 'tile')} face up; Eila & Leo at grid ({x}, {y})"
+    if area.get("location_deck_count"):
+        events = plural(area["location_deck_count"], "location event card")
+        text += f"; {events} face down"
     names = ", ".join(f"{t['tile']} {t['name']}" for t in laid["tiles"] if t["face_up"])
     return [
         *row("Mine", text),
@@ -191,9 +194,10 @@ def trail(area: dict[str, Any]) -> list[str]:
     passed = area.get("trail") or []
     if not location and not passed:
         return []
-    path = " > ".join(passed)
-    deck = plural(area.get("location_deck_count") or 0, "card")
-    lines = row("Trail", f"{path}; location deck {deck} face down")
+    text = " > ".join(passed)
+    if area.get("location_deck_count"):
+        text += f"; location deck {plural(area['location_deck_count'], 'card')} face down"
+    lines = row("Trail", text)
     if location:
         name = f"{location['number']} {location['name']}"
         shelter = " (shelter)" if location.get("shelter") else ""

@@ -206,6 +206,10 @@ def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
     expect(mine.locator(".mine-tile.face-down")).to_have_count(len(down))
     expect(mine.locator(".mine-tile.face-up")).to_have_count(len(laid["tiles"]) - len(down))
     expect(mine.locator(".mine-grid")).to_have_count(len(laid["grids"]))
+    events = view["chapter_element_area"]["location_deck_count"]
+    expect(board.locator(".location-events")).to_have_text(
+        f"{events} location event cards face down"
+    )
     token = mine.locator(".mine-token")
     expect(token).to_have_attribute("data-x", str(laid["token"][0]))
     expect(token).to_have_attribute("data-y", str(laid["token"][1]))

@@ -3,7 +3,7 @@
 // shelter icon, darkness, and its sides (walls, cliffs, hidden passages); the Eila & Leo token;
 // and the token's legal steps as buttons on the grids they lead to.
 
-import { h, s } from "../../dom.js";
+import { h, plural, s } from "../../dom.js";
 
 const CELL = 60;
 const EDGE = 12;
@@ -143,6 +143,9 @@ export function mineArea(ctx, mine) {
     h("div", { class: "mine-board" }, svg, moveButtons(ctx, mine, box)),
     h("div", { class: "mine-controls" },
       h("span", { class: "muted small" }, `${mine.tiles.length - faceDown} of ${mine.tiles.length} tiles face up`),
+      ctx.view.chapter_element_area?.location_deck_count
+        ? h("span", { class: "muted small location-events" }, `${plural(ctx.view.chapter_element_area.location_deck_count, "location event card")} face down`)
+        : null,
       ctx.view.pending && stop.length ? h("span", { class: "mine-pending" }, `Moving: ${ctx.view.pending}`) : null,
       ctx.sink.buttons(stop)),
     legend());

@@ -23,8 +23,8 @@ export function trailArea(ctx, area) {
         h("ul", { class: "location-actions plain" }, location.actions.map((label) => {
           const letter = label.split(":")[0].trim();
           const action = byLetter.get(letter);
-          return h("li", {}, action ? ctx.sink.button(action) : label);
+          return h("li", {}, action ? ctx.sink.button(action, h("span", {}, label)) : h("span", { class: "location-choice" }, label));
         })),
         none ? ctx.sink.button(none) : null) : null),
-    h("p", { class: "muted small" }, `Location deck: ${plural(area.location_deck_count || 0, "card")} face down`));
+    area.location_deck_count ? h("p", { class: "muted small" }, `Location deck: ${plural(area.location_deck_count, "card")} face down`) : null);
 }
