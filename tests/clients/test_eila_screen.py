@@ -142,6 +142,7 @@ async def test_the_terminal_client_draws_the_mine_of_a_chapter_three_campaign() 
     text = "\n".join(screen)
     assert "Chapter 3: The Mine" in text
     assert re.search(r"Mine\s+1 of 9 tiles face up; Eila & Leo at grid \(0, 0\)", text)
-    assert re.search(r"; \d+ location event cards face down", text)
+    unwrapped = text.replace("\n            ", " ")
+    assert re.search(r"; \d+ location event cards face down", unwrapped)
     assert "░░░░░░" in text and "@" in text
     assert re.search(r"^\s+\d+\. Move (north|east)", text, re.MULTILINE)
