@@ -23,7 +23,8 @@ function quizCard(ctx, quiz) {
           ? ctx.sink.button(action, h("span", { class: "quiz-answer" }, h("strong", {}, `${choice.letter})`), ` ${choice.text}`))
           : h("span", { class: "quiz-choice" }, `${choice.letter}) ${choice.text}`));
     })),
-    answers.length ? null : h("p", { class: "muted small" }, "Answer when no effect is being resolved."),
+    // a player who may act, but not answer now, is told when answering opens again
+    !answers.length && ctx.live && ctx.sink.context.act ? h("p", { class: "muted small quiz-wait" }, "Answer when no effect is being resolved.") : null,
     h("p", { class: "quiz-reward" }, h("strong", {}, "Reward: "), quiz.reward));
 }
 
