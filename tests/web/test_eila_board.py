@@ -247,6 +247,15 @@ def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
     assert_nothing_hidden(page, table, created)
     screenshot(page, "eila-mine")
 
+    # a spectator sees the same mine, with no steps to take and nothing more
+    page.goto(f"{table.live.http}/#/c/{created['id']}/watch")
+    expect(page.locator(".campaign-status")).to_contain_text("watching")
+    expect(mine.locator(".mine-tile.face-up")).to_have_count(
+        sum(t["face_up"] for t in laid["tiles"])
+    )
+    expect(page.locator("button.action")).to_have_count(0)
+    assert_nothing_hidden(page, table, created)
+
 
 RENDER = """async ([view, content, actions]) => {
   const board = await import("/boards/eila.js");
