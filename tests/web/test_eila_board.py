@@ -88,6 +88,7 @@ def play_until(page: Page, reached: Callable[[], bool]) -> None:
         if reached():
             return
         enabled = page.locator("button.action:not([disabled])")
+        expect(enabled.first).to_be_attached()  # not while the last action is still on its way
         buttons = enabled.evaluate_all("bs => bs.map(b => [b.dataset.action, b.textContent])")
         action = choose(buttons)
         button = page.locator(f'button.action[data-action="{action}"]').first
