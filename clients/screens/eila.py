@@ -1,12 +1,13 @@
 """Eila and Something Shiny in the terminal: the Present card, the goal, hearts and Fear, the
-storage spaces, the time track, the decks, items and habits, and any chapter element the view
-adds (shown as it comes)."""
+storage spaces, the time track, a combat, the Item & Support Area and the Chapter Element Area
+(:mod:`clients.screens.eila_areas`), the decks and the save box."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from clients.screens.common import humanize, row
+from clients.screens.eila_areas import chapter_element_area, combat, item_support_area
 from clients.screens.generic import show
 
 RESOURCES = ("food", "coin", "stone", "knowledge", "energy", "fear")
@@ -22,9 +23,11 @@ LOST = {"hp": "Eila ran out of hearts.", "time": "The time track filled up."}
 KNOWN = {
     "chapter", "chapter_title", "attempt", "mode", "phase", "outcome", "chapter_outcome", "day",
     "hp", "max_hp", "resources", "goal", "submitted", "night_submissions_left", "time_track",
-    "time_track_length", "present", "option", "upcoming_count", "upcoming_known_on_top",
-    "future_count", "past_count", "blue_deck_count", "red_deck_count", "habit_deck_count",
-    "item_deck_count", "items", "saved_items", "saved_habits", "progress", "lost_reason",
+    "time_track_length", "present", "option", "pending", "combat", "upcoming_count",
+    "upcoming_known_on_top", "upcoming_known_at_bottom", "future_count", "past_count",
+    "blue_deck_count", "red_deck_count", "habit_deck_count", "item_deck_count",
+    "support_deck_count", "items", "item_support_area", "chapter_element_area", "saved_items",
+    "saved_habits", "saved_supports", "progress", "endings", "lost_reason", "abandoning",
 }  # fmt: skip
 
 
@@ -62,12 +65,16 @@ def board(view: dict[str, Any], content: dict[str, Any], seat: str | None) -> li
     if present:
         lines += row("Present", f"{present['number']} {present['name']}: {present['text']}")
         if view.get("option"):
-            lines += row("", f"resolving option {view['option']}")
+            pending = f": {view['pending']}" if view.get("pending") else ""
+            lines += row("", f"resolving option {view['option']}{pending}")
     submitted = _amounts(view.get("submitted"))
     goal = [
         f"{labels.get(r, r)} {min(submitted.get(r, 0), n)}/{n}" for r, n in view.get("goal") or []
     ]
     lines += row("Goal", ", ".join(goal) or "set when the chapter begins")
+    left = view.get("night_submissions_left")
+    if view.get("phase") == "night" and left is not None:
+        lines += row("", f"{left} submission{'' if left == 1 else 's'} left tonight")
     hearts = "♥" * view.get("hp", 0) + "♡" * max(0, view.get("max_hp", 0) - view.get("hp", 0))
     fear = _amounts(view.get("resources"))["fear"]
     lines += row("Hearts", f"{hearts} ({view.get('hp')}/{view.get('max_hp')})   Fear {fear}")
@@ -79,6 +86,9 @@ def board(view: dict[str, Any], content: dict[str, Any], seat: str | None) -> li
         for i in range(view.get("time_track_length", 0))
     ]
     lines += row("Time", "".join(slots))
+    lines += combat(view)
+    lines += item_support_area(view, content)
+    lines += chapter_element_area(view, labels)
     known = view.get("upcoming_known_on_top") or []
     decks = (
         f"upcoming {view.get('upcoming_count')}"
@@ -87,17 +97,21 @@ def board(view: dict[str, Any], content: dict[str, Any], seat: str | None) -> li
         f" blue {view.get('blue_deck_count')}, red {view.get('red_deck_count')},"
         f" habits {view.get('habit_deck_count')}, items {view.get('item_deck_count')}"
     )
+    if view.get("support_deck_count") is not None:
+        decks += f", supports {view['support_deck_count']}"
+    bottom = view.get("upcoming_known_at_bottom") or []
+    if bottom:
+        decks += f" (upcoming at the bottom: {', '.join(bottom)})"
     lines += row("Decks", decks)
     items = content.get("items") or {}
-    held = [items.get(i, {}).get("name", i) for i in view.get("items") or []]
     saved = [items.get(i, {}).get("name", i) for i in view.get("saved_items") or []]
-    habits = content.get("habits") or {}
-    saved += [f"habit {h} {habits.get(h, '')}".strip() for h in view.get("saved_habits") or []]
-    lines += row("Items", ", ".join(held) or "none")
+    saved += [f"support {s}" for s in view.get("saved_supports") or []]
     if saved:
         lines += row("Save box", ", ".join(saved))
     if view.get("progress"):
         lines += row("Won", ", ".join(f"chapter {c}" for c in view["progress"]))
+    if view.get("endings"):
+        lines += row("Endings", ", ".join(view["endings"]))
     for key, value in view.items():
         if key not in KNOWN:
             lines += row(humanize(key), show(value))

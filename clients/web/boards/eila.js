@@ -1,21 +1,23 @@
-// Eila and Something Shiny: the Present card with its options, the goal card, the resources in
-// their storage spaces, hearts and Fear, the time track, the decks (Future, Past and the rest as
-// counts), items and habits, and whatever chapter element the view adds.
+// Eila and Something Shiny: the Present card with its options, the goal card, hearts, Fear and the
+// time track; a combat when one is fought; the Item & Support Area and the Chapter Element Area
+// (eila/areas.js); the resources in their storage spaces; the decks (Future, Past and the rest as
+// counts) and the save box.
 
-import { h, humanize, plural, s } from "../dom.js";
+import { h, humanize, plural } from "../dom.js";
 import { chip, panel, readable } from "./common.js";
+import { chapterElementArea, itemSupportArea } from "./eila/areas.js";
+import { combatPanel } from "./eila/combat.js";
+import { amounts, heart, labels, token } from "./eila/tokens.js";
 
-const RESOURCES = ["food", "coin", "stone", "knowledge", "energy", "fear"];
-const LABELS = { food: "Food", coin: "Coin", stone: "Magical Stone", knowledge: "Knowledge", energy: "Energy", fear: "Fear" };
-const MARKS = { food: "F", coin: "C", stone: "S", knowledge: "K", energy: "E", fear: "!" };
-
-// The fields this board draws; any other field (a chapter's own element) is shown as it comes.
+// The fields this board draws; any other field is shown as it comes.
 const KNOWN = new Set([
   "chapter", "chapter_title", "attempt", "mode", "phase", "outcome", "chapter_outcome", "day", "hp",
   "max_hp", "resources", "goal", "submitted", "night_submissions_left", "time_track",
-  "time_track_length", "present", "option", "upcoming_count", "upcoming_known_on_top",
-  "future_count", "past_count", "blue_deck_count", "red_deck_count", "habit_deck_count",
-  "item_deck_count", "items", "saved_items", "saved_habits", "progress", "lost_reason",
+  "time_track_length", "present", "option", "pending", "combat", "upcoming_count",
+  "upcoming_known_on_top", "upcoming_known_at_bottom", "future_count", "past_count",
+  "blue_deck_count", "red_deck_count", "habit_deck_count", "item_deck_count", "support_deck_count",
+  "items", "item_support_area", "chapter_element_area", "saved_items", "saved_habits",
+  "saved_supports", "progress", "endings", "lost_reason", "abandoning",
 ]);
 
 const LOST = { hp: "Eila ran out of hearts.", time: "The time track filled up." };
@@ -24,34 +26,12 @@ const PHASES = {
   setup: "Setting up",
   arranging: "Arranging habits",
   day: "Daytime",
+  dawn: "Dawn",
   resolving: "Resolving an option",
   night: "Night",
   won: "Chapter won",
   lost: "Chapter lost",
 };
-
-function labels(content) {
-  const out = { ...LABELS };
-  for (const [id, label] of content?.resources || []) out[id] = label;
-  return out;
-}
-
-function amounts(list) {
-  const out = {};
-  RESOURCES.forEach((name, i) => { out[name] = (list || [])[i] || 0; });
-  return out;
-}
-
-function token(resource, size = 26) {
-  return s("svg", { class: `token token-${resource}`, viewBox: "0 0 30 30", width: size, height: size, role: "img", "aria-label": LABELS[resource] || resource },
-    s("circle", { cx: 15, cy: 15, r: 13 }),
-    s("text", { x: 15, y: 20, "text-anchor": "middle" }, MARKS[resource] || "?"));
-}
-
-function heart(full, size = 26) {
-  return s("svg", { class: `heart${full ? " full" : ""}`, viewBox: "0 0 32 30", width: size, height: size, role: "img", "aria-label": full ? "heart" : "lost heart" },
-    s("path", { d: "M16 28 C6 20 1 14 1 8.5 A7.5 7.5 0 0 1 16 6 A7.5 7.5 0 0 1 31 8.5 C31 14 26 20 16 28 Z" }));
-}
 
 function storage(title, kinds, spaces, have, names) {
   const tokens = kinds.flatMap((kind) => Array.from({ length: have[kind] }, () => kind));
@@ -68,7 +48,7 @@ function storage(title, kinds, spaces, have, names) {
 function presentCard(ctx) {
   const { view, sink } = ctx;
   const options = sink.tagged("choose");
-  const pauses = sink.tagged("take", "pick_item", "drop_items", "make_room");
+  const pauses = sink.tagged("take", "pick_item", "drop_items", "make_room", "pay_or_hp", "dawn");
   const card = view.present;
   if (!card) {
     return h("article", { class: "present-card empty" }, h("h3", {}, "The Present"), h("p", { class: "muted" }, "No card in the Present."), sink.buttons(pauses));
@@ -77,7 +57,7 @@ function presentCard(ctx) {
     h("div", { class: "present-number" }, card.number),
     h("h3", {}, card.name),
     h("p", { class: "present-text" }, card.text),
-    view.option ? h("p", { class: "resolving" }, `Resolving option ${view.option}`) : null,
+    view.option ? h("p", { class: "resolving" }, `Resolving option ${view.option}`, view.pending ? `: ${view.pending}` : "") : null,
     options.length ? h("div", { class: "options" }, h("h4", {}, "Choose an option"), sink.buttons(options, { group: 8, className: "option-buttons" })) : null,
     pauses.length ? h("div", { class: "pause" }, h("h4", {}, "How many?"), sink.buttons(pauses, { group: 10 })) : null);
 }
@@ -96,7 +76,9 @@ function goalCard(ctx, names) {
   return h("article", { class: "goal" },
     h("h3", {}, "Goal"),
     rows.length ? rows : h("p", { class: "muted" }, "Set when the chapter begins."),
-    view.phase === "night" ? h("p", { class: "muted" }, `${plural(view.night_submissions_left, "submission")} left tonight`) : null,
+    view.phase === "night" && view.night_submissions_left !== null && view.night_submissions_left !== undefined
+      ? h("p", { class: "muted submissions-left" }, `${plural(view.night_submissions_left, "submission")} left tonight`)
+      : null,
     sink.buttons(actions));
 }
 
@@ -129,30 +111,32 @@ function decks(ctx) {
   const known = (view.upcoming_known_on_top || []).length
     ? h("span", { class: "muted small" }, `on top: ${view.upcoming_known_on_top.join(", ")}`)
     : null;
+  const bottom = (view.upcoming_known_at_bottom || []).length
+    ? h("span", { class: "muted small" }, `at the bottom: ${view.upcoming_known_at_bottom.join(", ")}`)
+    : null;
   return panel("Decks", "decks",
     h("div", { class: "deck-row" },
-      deck("Upcoming", view.upcoming_count, "green", known),
+      deck("Upcoming", view.upcoming_count, "green", [known, bottom]),
       deck("Future", view.future_count, "future"),
       deck("Past", view.past_count, "past"),
       deck("Blue", view.blue_deck_count, "blue"),
       deck("Red", view.red_deck_count, "red"),
       deck("Habits", view.habit_deck_count, "habit"),
-      deck("Items", view.item_deck_count, "item")));
+      deck("Items", view.item_deck_count, "item"),
+      view.support_deck_count !== undefined ? deck("Supports", view.support_deck_count, "support") : null));
 }
 
-function belongings(ctx) {
+function saveBox(ctx) {
   const { view, content } = ctx;
-  const item = (id) => {
-    const found = content?.items?.[id];
-    return h("li", { class: "item" }, h("strong", {}, found?.name || id), found ? h("span", { class: "muted" }, ` ${found.text}`) : null);
-  };
-  const habit = (id) => h("li", {}, h("strong", {}, id), ` ${content?.habits?.[id] || ""}`);
-  const list = (items, render, none) => (items || []).length ? h("ul", { class: "plain" }, items.map(render)) : h("p", { class: "muted" }, none);
-  return panel("Items and habits", "belongings",
-    h("h4", {}, "Items held"), list(view.items, item, "No items."),
-    h("h4", {}, "Save box"), list(view.saved_items, item, "No saved items."),
-    list(view.saved_habits, habit, "No saved habits."),
-    (view.progress || []).length ? h("p", {}, "Chapters won: ", view.progress.map((c) => chip(`Chapter ${c}`, "chip-ok"))) : null);
+  const name = (id) => content?.items?.[id]?.name || id;
+  const saved = [
+    ...(view.saved_items || []).map((id) => `${id} ${name(id)}`),
+    ...(view.saved_supports || []).map((id) => `support ${id}`),
+  ];
+  return panel("Save box", "save-box",
+    saved.length ? h("p", { class: "chips" }, saved.map((text) => chip(text))) : h("p", { class: "muted" }, "Nothing saved."),
+    (view.progress || []).length ? h("p", {}, "Chapters won: ", view.progress.map((c) => chip(`Chapter ${c}`, "chip-ok"))) : null,
+    (view.endings || []).length ? h("p", {}, "Endings reached: ", view.endings.map((e) => chip(`Ending ${e}`))) : null);
 }
 
 function resourcesPanel(ctx, names) {
@@ -169,10 +153,10 @@ function resourcesPanel(ctx, names) {
     discards.length ? h("details", { class: "action-group" }, h("summary", {}, `Discard (${discards.length} choices)`), sink.buttons(discards)) : null);
 }
 
-function chapterElement(ctx) {
+function unknownFields(ctx) {
   const extra = Object.entries(ctx.view).filter(([key]) => !KNOWN.has(key));
   if (!extra.length) return null;
-  return panel("This chapter", "chapter-element", readable(Object.fromEntries(extra)));
+  return panel("More", "eila-more", readable(Object.fromEntries(extra)));
 }
 
 export function render(ctx) {
@@ -186,8 +170,10 @@ export function render(ctx) {
   return h("div", { class: `board board-eila phase-${view.phase}` },
     header,
     h("div", { class: "eila-top" }, presentCard(ctx), goalCard(ctx, names), lifeAndTime(ctx, names)),
+    combatPanel(ctx),
+    h("div", { class: "eila-areas" }, itemSupportArea(ctx), chapterElementArea(ctx, names)),
     resourcesPanel(ctx, names),
-    h("div", { class: "eila-bottom" }, decks(ctx), belongings(ctx)),
-    chapterElement(ctx),
+    h("div", { class: "eila-bottom" }, decks(ctx), saveBox(ctx)),
+    unknownFields(ctx),
     ctx.sink.buttons(ctx.sink.tagged("retry", "begin_chapter", "arrange_habit"), { className: "chapter-actions" }));
 }
