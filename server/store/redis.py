@@ -24,8 +24,9 @@ Campaigns stored before the meta hash kept ``listed`` have no such field and rea
 unless private (:func:`~server.store.redis_records.is_listed`); nor are they in the listed set.
 The first ``listed_only`` page a process asks for fills the set in from the catalog, once for the
 key prefix: ``{prefix}:listed_backfilled`` says it was done (running it twice does no harm). A
-campaign that a process of an older version creates afterwards never enters the listed set, so
-every process is upgraded before the new ones serve the catalog.
+campaign that a server of the older version creates afterwards enters the catalog only, so stop
+the older servers before starting new ones; after a rolling upgrade, delete that key and restart
+one server to fill the set in again.
 """
 
 from __future__ import annotations
