@@ -88,7 +88,9 @@ def nearest(points: Sequence[int], version: int) -> int:
 async def copy_campaign(source: MemoryStore, campaign_id: str, target: EventStore) -> None:
     info = await source.info(campaign_id)
     stored = await source.read(campaign_id)
-    await target.create(campaign_id, info.game, now_ms=info.created_ms, attrs=info.attrs)
+    await target.create(
+        campaign_id, info.game, now_ms=info.created_ms, attrs=info.attrs, listed=info.listed
+    )
     for start in range(0, len(stored), BATCH):
         chunk = stored[start : start + BATCH]
         await target.append(campaign_id, start, [e.data for e in chunk])

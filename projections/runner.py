@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from domain.core.errors import UnsupportedRuleset
@@ -43,7 +43,8 @@ class CampaignMeta(Protocol):
 
 class CampaignSource(Protocol):
     async def campaigns(self, *, offset: int, limit: int) -> list[Any]:
-        """Campaign metadata (:class:`CampaignMeta`), newest first."""
+        """Metadata (:class:`CampaignMeta`) of the campaigns the statistics count, newest first
+        (a server lists the public ones: the statistics must not reveal the private ones)."""
         ...
 
     async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
@@ -52,22 +53,14 @@ class CampaignSource(Protocol):
 
 
 class CatalogRunner:
-    def __init__(
-        self,
-        source: CampaignSource,
-        *,
-        page: int = 200,
-        counted: Callable[[Any], bool] = lambda info: True,
-    ) -> None:
-        """``counted(info)`` says whether a campaign listed by ``source`` counts in the
-        statistics (a server leaves out the private ones: the statistics must not reveal them)."""
+    def __init__(self, source: CampaignSource, *, page: int = 200) -> None:
         self._source = source
         self._page = page
-        self._counted = counted
         self._entries: dict[str, CatalogEntry] = {}
         self._unsupported: set[str] = set()
         self._listed: set[str] = set()
-        """The campaigns the statistics count: listed by the source and ``counted``."""
+        """The campaigns the statistics count: those the source lists. Entries built on demand
+        for others (:meth:`entries`) stay out of them."""
 
     def checkpoint(self, campaign_id: str) -> int:
         entry = self._entries.get(campaign_id)
@@ -118,8 +111,7 @@ class CatalogRunner:
         while True:
             infos = await self._source.campaigns(offset=offset, limit=self._page)
             for info in infos:
-                if self._counted(info):
-                    self._listed.add(info.id)
+                self._listed.add(info.id)
                 before = self.checkpoint(info.id)
                 entry = await self._fresh(info)
                 if entry is not None and entry.version != before:

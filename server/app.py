@@ -16,7 +16,6 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from domain.core.game import Game
 from projections.runner import CatalogRunner
 from server import openapi
-from server.auth import is_private
 from server.fanout import Hub
 from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
@@ -38,7 +37,8 @@ class CatalogSource:
         self._service = service
 
     async def campaigns(self, *, offset: int, limit: int) -> list[Any]:
-        return list(await self._service.catalog(offset=offset, limit=limit))
+        # The listed campaigns only: the statistics must not reveal private ones.
+        return list(await self._service.catalog(offset=offset, limit=limit, listed_only=True))
 
     async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
         head = await self._service.head(campaign_id)
@@ -91,7 +91,7 @@ def create_app(
     feed = store.changes()
     hub = Hub(service.heads, feed, pushed=metrics.updates_pushed.inc)
     audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
-    runner = CatalogRunner(CatalogSource(service), counted=lambda info: not is_private(info.attrs))
+    runner = CatalogRunner(CatalogSource(service))
     limits = throttle or Throttle.in_memory()
     ctx = Context(service, hub, metrics, runner, limits, Timelines(service.heads))
 

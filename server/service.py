@@ -4,7 +4,8 @@ the domain and store.
 It creates campaigns, turns a seat's action id into events, appends them atomically at the version
 the caller saw, rewinds and forks, answers who a token seats, and reveals the seed once a campaign
 has ended. Every state it reads or changes goes through the process's one
-:class:`~server.heads.HeadRepository`.
+:class:`~server.heads.HeadRepository`. A private campaign (:mod:`server.auth`) is stored unlisted,
+and so is every fork of it, so that the catalog's pages leave it out in the store.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from domain.core.hashing import seed_commitment, state_hash
 from domain.core.rng import SEED_BITS
 from domain.games import get_game
 from projections.log import Seeding, last_seeding
+from server.auth import PRIVATE, is_private
 from server.codec import Recorded, codec_for
 from server.decision_points import DecisionPoints
 from server.fresh import Fresh, wall_clock_ms
@@ -95,7 +97,12 @@ class CampaignService:
 
         async def register(payloads: list[bytes]) -> object:
             return await self.store.create(
-                campaign_id, game.info.name, now_ms=self._clock(), attrs=all_attrs, events=payloads
+                campaign_id,
+                game.info.name,
+                now_ms=self._clock(),
+                attrs=all_attrs,
+                events=payloads,
+                listed=not is_private(all_attrs),
             )
 
         acted = await self.heads.create(facts, steps, register)
@@ -141,9 +148,12 @@ class CampaignService:
         """Raise StoreUnavailable unless the store answers."""
         await self.store.ping()
 
-    async def catalog(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
-        """Every campaign's metadata, newest first."""
-        return await self.store.list_campaigns(offset=offset, limit=limit)
+    async def catalog(
+        self, *, offset: int = 0, limit: int = 50, listed_only: bool = True
+    ) -> list[CampaignInfo]:
+        """The listed campaigns' metadata, newest first; every campaign's without
+        ``listed_only``."""
+        return await self.store.list_campaigns(offset=offset, limit=limit, listed_only=listed_only)
 
     async def revealed(self, campaign_id: str, head: Head) -> Seeding | None:
         """The seed in force at ``head`` once the campaign has ended; None while it runs.
@@ -227,16 +237,20 @@ class CampaignService:
         reseed: bool | int = False,
         attrs: dict[str, str] | None = None,
     ) -> Created:
-        """A new campaign sharing ``campaign_id``'s history up to ``at`` (copy-on-write)."""
+        """A new campaign sharing ``campaign_id``'s history up to ``at`` (copy-on-write); the
+        fork of a private campaign is private too."""
         parent = await self.heads.head(campaign_id)
         facts = parent.facts
         check_fork(parent, await self.points(parent), at)
         child_id = self._fresh.campaign_id()
-        inherited = {k: v for k, v in facts.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT)}
+        inherited = {
+            k: v for k, v in facts.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT, PRIVATE)
+        }
         child_attrs = {**inherited, **(attrs or {})}
+        listed = not is_private(child_attrs)
         if reseed is False:
             await self.store.fork(
-                campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs
+                campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs, listed=listed
             )
             return Created(child_id, facts.game.info.name, facts.seats, inherited[SEED_HASH], at)
         seed = self._fresh.seed() if reseed is True else int(reseed)
@@ -263,7 +277,13 @@ class CampaignService:
             # The child and its Reseeded event are stored in one step: a fork that fails
             # leaves nothing behind.
             return await self.store.fork(
-                campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs, events=payloads
+                campaign_id,
+                at,
+                child_id,
+                now_ms=self._clock(),
+                attrs=child_attrs,
+                events=payloads,
+                listed=listed,
             )
 
         acted = await self.heads.create(

@@ -48,15 +48,20 @@ async def create_campaign(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
-@operation("The catalog, newest first.", CatalogPage, query={"offset": Count, "limit": Limit})
+@operation(
+    "The catalog, newest first, private campaigns left out.",
+    CatalogPage,
+    query={"offset": Count, "limit": Limit},
+)
 @endpoint
 async def list_campaigns(request: Request) -> Response:
     ctx = context(request)
     asked = query(request, CatalogQuery)
     offset, limit = asked.offset, min(asked.limit, MAX_PAGE)
-    infos = await ctx.service.catalog(offset=offset, limit=limit)
-    visible = [info for info in infos if not is_private(info.attrs)]
-    entries = await ctx.catalog.entries(visible)
+    # Private campaigns are stored unlisted, so the store's page holds public ones only and is
+    # full unless it is the last.
+    infos = await ctx.service.catalog(offset=offset, limit=limit, listed_only=True)
+    entries = await ctx.catalog.entries(infos)
     next_offset = offset + limit if len(infos) == limit else None
     return json(CatalogPage(entries, offset, limit, next_offset))
 

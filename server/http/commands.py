@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from server import logs
-from server.auth import PRIVATE, is_private, new_tokens, token_attrs
+from server.auth import new_tokens, token_attrs
 from server.errors import ApiError, classify
 from server.http.context import Context, context
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
@@ -95,10 +95,8 @@ async def fork(request: Request) -> Response:
         _seated(seat, "fork it while it runs")
     await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
-    attrs = token_attrs(tokens)
-    if is_private(head.facts.attrs):
-        attrs[PRIVATE] = "1"
-    created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=attrs)
+    # The service keeps a private campaign's forks private (and out of the catalog).
+    created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=token_attrs(tokens))
     out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
     return json(out, status.HTTP_201_CREATED)
 

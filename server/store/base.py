@@ -7,11 +7,17 @@ nothing about games: the campaign service encodes and decodes.
 Forks are copy-on-write: a child records ``(parent, fork_version)``, starts with ``head ==
 fork_version`` and reads versions up to ``fork_version`` from its parent, so a fork costs the same
 at version 10 or 100,000.
+
+A campaign is *listed* or not: ``list_campaigns(listed_only=True)`` pages through the listed ones
+only, so a page of the public catalog is full however many unlisted campaigns there are.
+Records written before the store kept ``listed`` read as listed unless their ``private``
+attribute is ``"1"`` (:func:`listed_by_default`); each adapter's module says how its old records
+are brought in line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
 import msgspec
@@ -73,7 +79,8 @@ class AppendResult(msgspec.Struct, frozen=True):
 
 
 class CampaignInfo(msgspec.Struct, frozen=True):
-    """A campaign's metadata as the store keeps it. ``attrs`` belong to the layers above."""
+    """A campaign's metadata as the store keeps it. ``attrs`` belong to the layers above;
+    ``listed`` says whether the catalog's ``listed_only`` pages show it."""
 
     id: str
     game: str
@@ -83,6 +90,20 @@ class CampaignInfo(msgspec.Struct, frozen=True):
     parent: str | None = None
     fork_version: int = 0
     attrs: dict[str, str] = {}
+    listed: bool = True
+
+
+PRIVATE_ATTR = "private"
+"""The attribute (value ``"1"``) the server sets on a private campaign (``server.auth``)."""
+
+
+def listed_by_default(attrs: Mapping[str, str]) -> bool:
+    """Whether a campaign stored before ``listed`` was kept is listed: unless it is private.
+
+    The one place the store reads an attribute: private campaigns were left out of the catalog
+    before the store could leave them out itself, and must stay out.
+    """
+    return attrs.get(PRIVATE_ATTR) != "1"
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -125,6 +146,7 @@ class EventStore(Protocol):
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
         """Register a campaign with ``events`` as versions 1, 2, ... (none: head 0), in one
         atomic step: it exists with all of them or not at all. Raises CampaignExists."""
@@ -139,6 +161,7 @@ class EventStore(Protocol):
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
         """Register ``child_id`` as a copy of ``parent_id`` up to version ``at`` (0..head), with
         its own ``events`` from ``at + 1`` on, in one atomic step (all of it, or nothing)."""
@@ -183,8 +206,11 @@ class EventStore(Protocol):
         """The feed of appends made by other processes (:mod:`server.store.feed`)."""
         ...
 
-    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
-        """The catalog, newest first."""
+    async def list_campaigns(
+        self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
+    ) -> list[CampaignInfo]:
+        """The catalog, newest first (by ``created_ms``, then id); with ``listed_only``, the
+        listed campaigns only, ``offset`` and ``limit`` counting those alone."""
         ...
 
     async def ping(self) -> None:
@@ -200,7 +226,13 @@ def check_events(events: Sequence[bytes]) -> None:
 
 
 def new_info(
-    campaign_id: str, game: str, *, now_ms: int, attrs: dict[str, str] | None, events: int = 0
+    campaign_id: str,
+    game: str,
+    *,
+    now_ms: int,
+    attrs: dict[str, str] | None,
+    events: int = 0,
+    listed: bool = True,
 ) -> CampaignInfo:
     """The metadata of a campaign just created with ``events`` events."""
     return CampaignInfo(
@@ -210,6 +242,7 @@ def new_info(
         created_ms=now_ms,
         updated_ms=now_ms,
         attrs=dict(attrs or {}),
+        listed=listed,
     )
 
 
@@ -221,6 +254,7 @@ def forked_info(
     now_ms: int,
     attrs: dict[str, str] | None,
     events: int = 0,
+    listed: bool = True,
 ) -> CampaignInfo:
     """The metadata of a fork of ``parent`` at version ``at`` (0..head) with ``events`` of its
     own."""
@@ -236,4 +270,5 @@ def forked_info(
         parent=parent.id,
         fork_version=at,
         attrs=dict(attrs or {}),
+        listed=listed,
     )

@@ -58,8 +58,11 @@ class MemoryStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
-        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        info = new_info(
+            campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
+        )
         return self._insert(info, events)
 
     async def fork(
@@ -71,9 +74,12 @@ class MemoryStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
         parent = self._get(parent_id).info
-        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        info = forked_info(
+            parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
+        )
         return self._insert(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
@@ -140,9 +146,11 @@ class MemoryStore:
     def changes(self) -> ChangeFeed:
         return LocalFeed()
 
-    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+    async def list_campaigns(
+        self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
+    ) -> list[CampaignInfo]:
         infos = sorted(
-            (c.info for c in self._campaigns.values()),
+            (c.info for c in self._campaigns.values() if c.info.listed or not listed_only),
             key=lambda info: (info.created_ms, info.id),
             reverse=True,
         )

@@ -12,10 +12,21 @@ Cluster slot and the append script never crosses slots:
   (:mod:`server.store.redis_feed`).
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
 - ``{prefix}:catalog``: sorted set of campaign ids scored by created_ms.
+- ``{prefix}:listed{{prefix}:catalog}``: the listed campaigns only, scored alike. Its hash tag is
+  the catalog's key, so both sets share the catalog's slot and one script enters a campaign in
+  both (``redis_catalog.lua``).
 
 On a Redis Cluster (a ``redis+cluster://`` URL) the catalog lives on a slot of its own: no command
 names keys of two slots, and the hot path's links and the change feed go to each campaign's own
 node (:mod:`server.store.redis_cluster`).
+
+Campaigns stored before the meta hash kept ``listed`` have no such field and read as listed
+unless private (:func:`~server.store.redis_records.is_listed`); nor are they in the listed set.
+The first ``listed_only`` page a process asks for fills the set in from the catalog, once for the
+key prefix: ``{prefix}:listed_backfilled`` says it was done (running it twice does no harm). A
+campaign that a server of the older version creates afterwards enters the catalog only, so stop
+the older servers before starting new ones; after a rolling upgrade, delete that key and restart
+one server to fill the set in again.
 """
 
 from __future__ import annotations
@@ -66,8 +77,10 @@ from server.store.redis_records import (
 _SCRIPTS = importlib.resources.files("server.store")
 _APPEND_LUA = _SCRIPTS.joinpath("redis_append.lua").read_text()
 _CREATE_LUA = _SCRIPTS.joinpath("redis_create.lua").read_text()
+_CATALOG_LUA = _SCRIPTS.joinpath("redis_catalog.lua").read_text()
 
 _PAGE = 10_000  # stream entries per XRANGE when reading a long range
+_BACKFILL_PAGE = 1_000  # catalog entries per step of filling in the listed set
 
 
 class RedisStore:
@@ -87,8 +100,13 @@ class RedisStore:
         self._ping_timeout = ping_timeout
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
+        self._listed = f"{prefix}:listed{{{self._catalog}}}"
+        self._backfilled_key = f"{prefix}:listed_backfilled"
+        self._backfilled = False
+        self._backfilling = asyncio.Lock()
         self._append_sha = client.register_script(_APPEND_LUA).sha
         self._create_script = client.register_script(_CREATE_LUA)
+        self._catalog_script = client.register_script(_CATALOG_LUA)
         # The hot path's short commands share one pipelined connection (redis_link.py), one per
         # node on a cluster; the pool serves the rest (creation, bulk reads, the catalog).
         # RESP2 on the links, so their replies have one shape whatever the pool negotiates.
@@ -165,6 +183,7 @@ class RedisStore:
             "created_ms", str(info.created_ms),
             "updated_ms", str(info.updated_ms),
             "fork_version", str(info.fork_version),
+            "listed", "1" if info.listed else "0",
         ]  # fmt: skip
         if info.parent is not None:
             fields += ["parent", info.parent]
@@ -179,8 +198,15 @@ class RedisStore:
                 raise CampaignExists(info.id)
             # The catalog lives on another slot, so it is written after the campaign exists;
             # list_campaigns skips an id whose metadata is missing.
-            await self._client.zadd(self._catalog, {info.id: info.created_ms})
+            await self._enter(info)
         return info
+
+    async def _enter(self, info: CampaignInfo) -> None:
+        """Enter a campaign in the catalog and, if listed, in the listed set, in one step."""
+        await self._catalog_script(
+            keys=[self._catalog, self._listed],
+            args=[info.id, info.created_ms, "1" if info.listed else "0"],
+        )
 
     async def create(
         self,
@@ -190,8 +216,11 @@ class RedisStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
-        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        info = new_info(
+            campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
+        )
         return await self._create_meta(info, events)
 
     async def fork(
@@ -203,9 +232,12 @@ class RedisStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
-        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        info = forked_info(
+            parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
+        )
         return await self._create_meta(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
@@ -342,22 +374,58 @@ class RedisStore:
     async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
         return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
 
-    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+    async def list_campaigns(
+        self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
+    ) -> list[CampaignInfo]:
         if limit <= 0:
             return []
+        if listed_only and not self._backfilled:
+            await self._backfill()
+        catalog = self._listed if listed_only else self._catalog
         async with self._pooled():
-            ids = cast(
-                list[bytes], await self._client.zrevrange(self._catalog, offset, offset + limit - 1)
-            )
-            pipe = self._client.pipeline(transaction=False)
-            for campaign_id in ids:
-                pipe.hgetall(self._key(campaign_id.decode(), "meta"))
-            metas = await pipe.execute()
+            # Equal scores come in descending id order, as the other stores list them.
+            ids = await self._client.zrevrange(catalog, offset, offset + limit - 1)
+            return await self._infos(cast(list[bytes], ids))
+
+    async def _infos(self, ids: list[bytes]) -> list[CampaignInfo]:
+        """The metadata of ``ids``, in their order, leaving out any whose meta hash is missing."""
+        pipe = self._client.pipeline(transaction=False)
+        for campaign_id in ids:
+            pipe.hgetall(self._key(campaign_id.decode(), "meta"))
+        metas = await pipe.execute()
         return [
             parse_info(campaign_id.decode(), fields)
             for campaign_id, fields in zip(ids, metas, strict=True)
             if fields
         ]
+
+    async def _backfill(self) -> None:
+        """Enter the listed campaigns of the catalog in the listed set, unless that was done for
+        this key prefix already (campaigns stored before the set existed are missing from it)."""
+        async with self._backfilling:
+            if self._backfilled:
+                return
+            async with self._pooled():
+                if not await self._client.exists(self._backfilled_key):
+                    start = 0
+                    while await self._backfill_page(start) == _BACKFILL_PAGE:
+                        start += _BACKFILL_PAGE
+                    await self._client.set(self._backfilled_key, b"1")
+            self._backfilled = True
+
+    async def _backfill_page(self, start: int) -> int:
+        """Enter the listed ones of a page of the catalog; returns the page's length."""
+        page = cast(
+            list[tuple[bytes, float]],
+            await self._client.zrange(
+                self._catalog, start, start + _BACKFILL_PAGE - 1, withscores=True
+            ),
+        )
+        infos = await self._infos([campaign_id for campaign_id, _ in page])
+        listed = {info.id: info.created_ms for info in infos if info.listed}
+        if listed:
+            await self._client.zadd(self._listed, listed)
+        return len(page)
 
     async def ping(self) -> None:
         # On the link, with a timeout of its own: a frozen Redis makes readiness fail within

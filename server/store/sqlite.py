@@ -3,6 +3,16 @@
 Every statement runs on one dedicated worker thread that owns the connection, so the event loop
 never blocks and this process's calls are serialised; appends from other processes sharing the
 file are kept apart by ``BEGIN IMMEDIATE`` and the busy timeout.
+
+The file's schema version is SQLite's ``user_version``; opening a file brings it up to
+:data:`SCHEMA_VERSION` in one write transaction (another process opening it at the same moment
+waits, then finds it done):
+
+- 0 → 1: campaigns gain ``listed`` (1 or 0) and a partial index that serves the listed campaigns
+  newest first. Campaigns already in the file are listed unless their ``private`` attribute is
+  ``"1"`` (:func:`~server.store.base.listed_by_default`): the catalog left those out before.
+
+A file of a newer version than this code knows is refused rather than written to.
 """
 
 from __future__ import annotations
@@ -23,11 +33,13 @@ from server.store.base import (
     CampaignInfo,
     Snapshot,
     StoredEvent,
+    StoreError,
     StoreUnavailable,
     UnknownCampaign,
     VersionConflict,
     check_events,
     forked_info,
+    listed_by_default,
     new_info,
 )
 from server.store.feed import ChangeFeed, LocalFeed
@@ -35,50 +47,58 @@ from server.store.lineage import read_through, snapshot_through
 
 T = TypeVar("T")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS campaigns (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    head INTEGER NOT NULL,
-    created_ms INTEGER NOT NULL,
-    updated_ms INTEGER NOT NULL,
-    parent TEXT,
-    fork_version INTEGER NOT NULL,
-    attrs TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS campaigns_newest_first ON campaigns (created_ms DESC, id DESC);
-CREATE TABLE IF NOT EXISTS events (
-    campaign TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (campaign, version)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS commands (
-    campaign TEXT NOT NULL,
-    command_id TEXT NOT NULL,
-    first INTEGER NOT NULL,
-    last INTEGER NOT NULL,
-    PRIMARY KEY (campaign, command_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS snapshots (
-    campaign TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (campaign, version)
-) WITHOUT ROWID;
-"""
+SCHEMA_VERSION = 1
 
-_INFO_COLUMNS = "id, game, head, created_ms, updated_ms, parent, fork_version, attrs"
+_TABLES = (
+    """CREATE TABLE IF NOT EXISTS campaigns (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        head INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        parent TEXT,
+        fork_version INTEGER NOT NULL,
+        attrs TEXT NOT NULL,
+        listed INTEGER NOT NULL DEFAULT 1
+    )""",
+    "CREATE INDEX IF NOT EXISTS campaigns_newest_first ON campaigns (created_ms DESC, id DESC)",
+    """CREATE TABLE IF NOT EXISTS events (
+        campaign TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (campaign, version)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS commands (
+        campaign TEXT NOT NULL,
+        command_id TEXT NOT NULL,
+        first INTEGER NOT NULL,
+        last INTEGER NOT NULL,
+        PRIMARY KEY (campaign, command_id)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        campaign TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (campaign, version)
+    ) WITHOUT ROWID""",
+)
+# Made after the tables (and after a file's migration), since it names the ``listed`` column.
+_LISTED_INDEX = (
+    "CREATE INDEX IF NOT EXISTS campaigns_listed_newest_first"
+    " ON campaigns (created_ms DESC, id DESC) WHERE listed = 1"
+)
+
+_INFO_COLUMNS = "id, game, head, created_ms, updated_ms, parent, fork_version, attrs, listed"
 _BUSY_S = 5.0  # how long a write waits for another process to release the file
 
 _encode_attrs = msgspec.json.Encoder().encode
 _decode_attrs = msgspec.json.Decoder(dict[str, str]).decode
 
-InfoRow = tuple[str, str, int, int, int, str | None, int, str]
+InfoRow = tuple[str, str, int, int, int, str | None, int, str, int]
 
 
 def _parse_info(row: InfoRow) -> CampaignInfo:
-    campaign_id, game, head, created_ms, updated_ms, parent, fork_version, attrs = row
+    campaign_id, game, head, created_ms, updated_ms, parent, fork_version, attrs, listed = row
     return CampaignInfo(
         id=campaign_id,
         game=game,
@@ -88,6 +108,7 @@ def _parse_info(row: InfoRow) -> CampaignInfo:
         parent=parent,
         fork_version=fork_version,
         attrs=_decode_attrs(attrs),
+        listed=bool(listed),
     )
 
 
@@ -112,6 +133,35 @@ def _immediate(db: sqlite3.Connection) -> Iterator[None]:
     db.commit()
 
 
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring the file's schema up to :data:`SCHEMA_VERSION` (a new file: create it)."""
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return  # the usual case, without taking the write lock
+    with _immediate(db):
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The SQLite file has schema version {version}; this server knows versions up"
+                f" to {SCHEMA_VERSION}. Run a newer server on it."
+            )
+        old = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'"
+        ).fetchone()
+        if old is not None and version == 0:
+            db.execute("ALTER TABLE campaigns ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
+            unlisted = [
+                (campaign_id,)
+                for campaign_id, attrs in db.execute("SELECT id, attrs FROM campaigns")
+                if not listed_by_default(_decode_attrs(attrs))
+            ]
+            db.executemany("UPDATE campaigns SET listed = 0 WHERE id = ?", unlisted)
+        for statement in (*_TABLES, _LISTED_INDEX):
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
 class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
@@ -126,7 +176,7 @@ class SqliteStore:
         try:
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
-            db.executescript(_SCHEMA)
+            _migrate(db)
         except BaseException:
             db.close()
             raise
@@ -153,7 +203,8 @@ class SqliteStore:
             with _immediate(db):
                 try:
                     db.execute(
-                        f"INSERT INTO campaigns ({_INFO_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        f"INSERT INTO campaigns ({_INFO_COLUMNS})"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             info.id,
                             info.game,
@@ -163,6 +214,7 @@ class SqliteStore:
                             info.parent,
                             info.fork_version,
                             _encode_attrs(info.attrs),
+                            int(info.listed),
                         ),
                     )
                 except sqlite3.IntegrityError:
@@ -183,8 +235,11 @@ class SqliteStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
-        info = new_info(campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events))
+        info = new_info(
+            campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
+        )
         return await self._insert(info, events)
 
     async def fork(
@@ -196,9 +251,12 @@ class SqliteStore:
         now_ms: int,
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
+        listed: bool = True,
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
-        info = forked_info(parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events))
+        info = forked_info(
+            parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
+        )
         return await self._insert(info, events)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
@@ -310,10 +368,15 @@ class SqliteStore:
         # append is a commit made here.
         return LocalFeed()
 
-    async def list_campaigns(self, *, offset: int = 0, limit: int = 50) -> list[CampaignInfo]:
+    async def list_campaigns(
+        self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
+    ) -> list[CampaignInfo]:
+        # ``listed = 1`` as the partial index says it, so the index serves the page in order.
+        where = " WHERE listed = 1" if listed_only else ""
+
         def work(db: sqlite3.Connection) -> list[CampaignInfo]:
             rows = db.execute(
-                f"SELECT {_INFO_COLUMNS} FROM campaigns"
+                f"SELECT {_INFO_COLUMNS} FROM campaigns{where}"
                 " ORDER BY created_ms DESC, id DESC LIMIT ? OFFSET ?",
                 (max(limit, 0), offset),
             )

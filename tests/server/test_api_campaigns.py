@@ -102,6 +102,32 @@ async def test_private_campaign_refuses_spectators_and_leaves_the_catalog(
     assert public["id"] in ids and private["id"] not in ids
 
 
+async def test_catalog_pages_are_full_of_public_campaigns_however_many_are_private(
+    api: httpx.AsyncClient,
+) -> None:
+    public = {str((await create(api))["id"]) for _ in range(4)}
+    private = [await create(api, private=True) for _ in range(6)]
+    # A fork of a private campaign, by a seat that says nothing of privacy, is private too.
+    token = private[-1]["seats"]["player"]  # type: ignore[index]
+    forked = await api.post(
+        f"/api/campaigns/{private[-1]['id']}/fork", json={"at": 2}, headers=auth(token)
+    )
+    assert forked.status_code == 201, forked.text
+    fork_id = forked.json()["id"]
+    assert (await api.get(f"/api/campaigns/{fork_id}/state")).status_code == 403
+
+    # Seven private campaigns, all newer than every public one, and the first page is full of
+    # public campaigns all the same.
+    first = (await api.get("/api/campaigns", params={"limit": 3})).json()
+    assert len(first["campaigns"]) == 3 and first["next_offset"] == 3
+    last = (await api.get("/api/campaigns", params={"limit": 3, "offset": 3})).json()
+    assert len(last["campaigns"]) == 1 and last["next_offset"] is None
+    entries = first["campaigns"] + last["campaigns"]
+    assert {entry["id"] for entry in entries} == public
+    created = [entry["created_ms"] for entry in entries]
+    assert created == sorted(created, reverse=True)
+
+
 async def test_statistics_do_not_reveal_private_campaigns(api: httpx.AsyncClient) -> None:
     await create(api)
     private = await create(api, private=True)

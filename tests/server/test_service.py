@@ -3,10 +3,11 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import IllegalAction, NotYourTurn, UnsupportedRuleset
+from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import classify, status_for
 from server.fresh import Counted
 from server.service import CampaignService
-from server.store.base import VersionConflict
+from server.store.base import VersionConflict, listed_by_default
 from server.store.memory import MemoryStore
 from tests.support.retired import retire
 
@@ -115,6 +116,34 @@ async def test_fork_shares_prefix_and_continues_like_original(service: CampaignS
     child = await service.events(fork.id)
     assert [e.hash for e in child] == [e.hash for e in parent]
     assert (await service.verify(fork.id)).ok
+
+
+async def test_a_private_campaign_and_every_fork_of_it_are_stored_unlisted(
+    service: CampaignService,
+) -> None:
+    public = await service.create("dice-race", seed=5, options={"target": 500})
+    private = await service.create(
+        "dice-race", seed=6, options={"target": 500}, attrs={PRIVATE: "1"}
+    )
+    assert (await service.info(public.id)).listed
+    assert not (await service.info(private.id)).listed
+    # Forks whose callers say nothing of privacy: the service keeps the parent's.
+    plain = await service.fork(private.id, 2)
+    reseeded = await service.fork(private.id, 2, reseed=99)
+    public_fork = await service.fork(public.id, 2)
+    for fork in (plain, reseeded):
+        info = await service.info(fork.id)
+        assert not info.listed and is_private(info.attrs)
+    assert (await service.info(public_fork.id)).listed
+    assert [info.id for info in await service.catalog()] == [public_fork.id, public.id]
+    everything = {info.id for info in await service.catalog(listed_only=False)}
+    assert everything == {public.id, private.id, plain.id, reseeded.id, public_fork.id}
+
+
+def test_the_store_reads_a_private_campaign_from_before_listed_as_unlisted() -> None:
+    attrs = token_attrs(new_tokens(["player"]))
+    assert listed_by_default(attrs)
+    assert not listed_by_default({**attrs, PRIVATE: "1"})
 
 
 async def test_reseeded_fork_changes_luck_and_seed_hash(service: CampaignService) -> None:

@@ -6,9 +6,10 @@ names keep pytest from collecting the abstract suite itself.
 
 from __future__ import annotations
 
+from tests.server.store.conformance_catalog import CatalogConformance
 from tests.server.store.conformance_lineage import LineageConformance
 from tests.server.store.conformance_streams import StreamConformance
 
 
-class StoreConformance(StreamConformance, LineageConformance):
+class StoreConformance(StreamConformance, LineageConformance, CatalogConformance):
     pass

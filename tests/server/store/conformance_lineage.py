@@ -1,4 +1,4 @@
-"""Conformance, part two: forks, snapshots, attributes, the catalog and tailing."""
+"""Conformance, part two: forks, snapshots and attributes."""
 
 from __future__ import annotations
 
@@ -145,25 +145,6 @@ class LineageConformance:
         await store.fork("parent", 0, "child", now_ms=2, attrs={"title": "Branch", "note": "é"})
         assert (await store.info("parent")).attrs == {"title": "Original"}
         assert (await store.info("child")).attrs == {"title": "Branch", "note": "é"}
-
-    # Catalog
-
-    async def test_catalog_lists_newest_first_with_offset_and_limit(
-        self, store: EventStore
-    ) -> None:
-        for campaign_id, created in (("a", 10), ("b", 30), ("c", 20), ("e", 20)):
-            await store.create(campaign_id, "gil_ennis", now_ms=created)
-        await store.append("a", 0, [b"a1"], now_ms=50)
-        await store.fork("a", 1, "d", now_ms=40)
-        listed = await store.list_campaigns()
-        # Equal creation times fall back to the id, in the same (descending) direction.
-        assert [info.id for info in listed] == ["d", "b", "e", "c", "a"]
-        assert listed[-1].head == 1
-        assert listed[0].parent == "a"
-        page = await store.list_campaigns(offset=1, limit=2)
-        assert [info.id for info in page] == ["b", "e"]
-        assert await store.list_campaigns(offset=5) == []
-        assert await store.list_campaigns(limit=0) == []
 
     async def test_ping_answers(self, store: EventStore) -> None:
         await store.ping()

@@ -86,7 +86,10 @@ async def test_every_key_of_a_campaign_shares_one_cluster_slot(
     await store.append("c", 0, [b"a"], command_id="cmd")
     await store.save_snapshot("c", 1, b"s")
     keys = await keys_of(raw, prefix)
-    campaign_keys = keys - {f"{prefix}:catalog".encode()}
+    campaign_keys = keys - {
+        f"{prefix}:catalog".encode(),
+        f"{prefix}:listed{{{prefix}:catalog}}".encode(),
+    }
     assert {key.rsplit(b":", 1)[1] for key in campaign_keys} == {
         b"events",
         b"meta",
@@ -95,6 +98,66 @@ async def test_every_key_of_a_campaign_shares_one_cluster_slot(
         b"snapshot_index",
     }
     assert {key_slot(key) for key in campaign_keys} == {key_slot(b"{c}")}
+
+
+async def test_the_listed_set_shares_the_catalogs_slot_and_holds_listed_campaigns_only(
+    store: RedisStore, raw: redis.asyncio.Redis, prefix: str
+) -> None:
+    await store.create("shown", "gil_ennis", now_ms=5)
+    await store.create("hidden", "gil_ennis", now_ms=6, listed=False)
+    await store.fork("shown", 0, "fork", now_ms=7)
+    catalog, listed = f"{prefix}:catalog", f"{prefix}:listed{{{prefix}:catalog}}"
+    assert key_slot(listed.encode()) == key_slot(catalog.encode())
+    assert await raw.zrange(catalog, 0, -1, withscores=True) == [
+        (b"shown", 5.0),
+        (b"hidden", 6.0),
+        (b"fork", 7.0),
+    ]
+    assert await raw.zrange(listed, 0, -1, withscores=True) == [(b"shown", 5.0), (b"fork", 7.0)]
+    assert await raw.hget(f"{prefix}:{{shown}}:meta", "listed") == b"1"
+    assert await raw.hget(f"{prefix}:{{hidden}}:meta", "listed") == b"0"
+
+
+async def write_old_campaign(
+    raw: redis.asyncio.Redis, prefix: str, campaign_id: str, created_ms: int, **attrs: str
+) -> None:
+    """A campaign as the store wrote it before it kept ``listed``: no field, no listed set."""
+    meta = {"game": "gil_ennis", "head": "0", "created_ms": str(created_ms)}
+    meta |= {"updated_ms": str(created_ms), "fork_version": "0"}
+    meta |= {f"attr:{name}": value for name, value in attrs.items()}
+    await raw.hset(f"{prefix}:{{{campaign_id}}}:meta", items=[w for kv in meta.items() for w in kv])
+    await raw.zadd(f"{prefix}:catalog", {campaign_id: created_ms})
+
+
+async def test_campaigns_stored_before_listed_was_kept_are_listed_unless_private(
+    redis_url: str, prefix: str, raw: redis.asyncio.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(redis_store, "_BACKFILL_PAGE", 2)  # several pages of the catalog
+    await write_old_campaign(raw, prefix, "old-a", 1)
+    await write_old_campaign(raw, prefix, "old-private", 2, private="1")
+    await write_old_campaign(raw, prefix, "old-b", 3, private="0", title="t")
+    await write_old_campaign(raw, prefix, "old-c", 4)
+    store = RedisStore.from_url(redis_url, prefix=prefix)
+    try:
+        assert (await store.info("old-a")).listed
+        assert not (await store.info("old-private")).listed
+        # A campaign made by this version before the first listed page: entered as it was made.
+        await store.create("new-hidden", "gil_ennis", now_ms=5, listed=False)
+        await store.create("new", "gil_ennis", now_ms=6)
+        assert not await raw.exists(f"{prefix}:listed_backfilled")
+        listed = await store.list_campaigns(listed_only=True)
+        assert [info.id for info in listed] == ["new", "old-c", "old-b", "old-a"]
+        assert await raw.get(f"{prefix}:listed_backfilled") == b"1"
+        # The backfill is done once for the prefix: another process does not walk the catalog.
+        await write_old_campaign(raw, prefix, "older-than-the-check", 7)
+        other = RedisStore.from_url(redis_url, prefix=prefix)
+        try:
+            page = await other.list_campaigns(listed_only=True, limit=2)
+            assert [info.id for info in page] == ["new", "old-c"]
+        finally:
+            await other.close()
+    finally:
+        await store.close()
 
 
 async def test_long_ranges_are_read_in_pages(

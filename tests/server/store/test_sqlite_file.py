@@ -1,4 +1,5 @@
-"""What only the SQLite store promises: one durable WAL file, shareable between processes."""
+"""What only the SQLite store promises: one durable WAL file, shareable between processes, brought
+up to the current schema when opened."""
 
 from __future__ import annotations
 
@@ -9,8 +10,57 @@ from pathlib import Path
 
 import pytest
 
-from server.store.base import AppendResult, Snapshot, StoredEvent, StoreUnavailable, VersionConflict
-from server.store.sqlite import SqliteStore
+from server.store.base import (
+    AppendResult,
+    Snapshot,
+    StoredEvent,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
+from server.store.sqlite import SCHEMA_VERSION, SqliteStore
+
+# The campaigns table as files of schema version 0 have it (before ``listed``).
+VERSION_0_CAMPAIGNS = """
+CREATE TABLE campaigns (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    head INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    parent TEXT,
+    fork_version INTEGER NOT NULL,
+    attrs TEXT NOT NULL
+);
+CREATE INDEX campaigns_newest_first ON campaigns (created_ms DESC, id DESC);
+CREATE TABLE events (
+    campaign TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (campaign, version)
+) WITHOUT ROWID;
+"""
+
+
+def version_0_file(path: Path) -> None:
+    """A file as the store wrote it before it kept ``listed``: two public campaigns (one a fork),
+    a private one, and a private one's public fork."""
+    rows = [
+        ("old", 1, None, 0, "{}"),
+        ("private", 2, None, 0, '{"private":"1","token:player":"ab"}'),
+        ("fork", 3, "old", 1, '{"private":"0"}'),
+        ("private-fork", 4, "private", 1, '{"private":"1"}'),
+    ]
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.executescript(VERSION_0_CAMPAIGNS)
+        db.executemany(
+            "INSERT INTO campaigns VALUES (?, 'gil_ennis', 1, ?, ?, ?, ?, ?)",
+            [(cid, ms, ms, parent, at, attrs) for cid, ms, parent, at, attrs in rows],
+        )
+        db.execute("INSERT INTO events VALUES ('old', 1, x'6131')")
+        db.execute("INSERT INTO events VALUES ('private', 1, x'7031')")
+        db.commit()
+        assert db.execute("PRAGMA user_version").fetchone() == (0,)
 
 
 async def test_the_file_is_created_on_first_use_in_wal_mode(tmp_path: Path) -> None:
@@ -77,3 +127,80 @@ async def test_an_unusable_path_raises_store_unavailable(tmp_path: Path) -> None
             await store.create("c", "gil_ennis", now_ms=1)
     finally:
         await store.close()
+
+
+async def test_a_version_0_file_gains_listed_with_its_private_campaigns_unlisted(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "events.sqlite3"
+    version_0_file(path)
+    store = SqliteStore(path)
+    try:
+        everything = await store.list_campaigns()
+        assert [(info.id, info.listed) for info in everything] == [
+            ("private-fork", False),
+            ("fork", True),
+            ("private", False),
+            ("old", True),
+        ]
+        assert (await store.info("private")).attrs["token:player"] == "ab"
+        listed = await store.list_campaigns(listed_only=True)
+        assert [info.id for info in listed] == ["fork", "old"]
+        assert await store.read("fork") == [StoredEvent(1, b"a1")]
+        # The migrated file takes new campaigns, listed or not, like a new one.
+        await store.create("new", "gil_ennis", now_ms=5, listed=False)
+        await store.create("newer", "gil_ennis", now_ms=6)
+        listed = await store.list_campaigns(listed_only=True, limit=2)
+        assert [info.id for info in listed] == ["newer", "fork"]
+    finally:
+        await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+async def test_listed_pages_are_served_by_the_index_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite3"
+    store = SqliteStore(path)
+    await store.ping()  # creates the file at the current version
+    await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        plan = " / ".join(
+            row[3]
+            for row in db.execute(
+                "EXPLAIN QUERY PLAN SELECT id FROM campaigns WHERE listed = 1"
+                " ORDER BY created_ms DESC, id DESC LIMIT 50 OFFSET 100"
+            )
+        )
+    assert "campaigns_listed_newest_first" in plan
+    assert "TEMP B-TREE" not in plan  # no sort: the index gives the order
+
+
+async def test_two_stores_opening_a_version_0_file_at_once_migrate_it_once(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "events.sqlite3"
+    version_0_file(path)
+    first, second = SqliteStore(path), SqliteStore(path)
+    try:
+        await asyncio.gather(first.ping(), second.ping())
+        for store in (first, second):
+            listed = await store.list_campaigns(listed_only=True)
+            assert [info.id for info in listed] == ["fork", "old"]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_file_of_a_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    store = SqliteStore(path)
+    try:
+        with pytest.raises(StoreError, match="schema version"):
+            await store.ping()
+    finally:
+        await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
+        assert db.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)
