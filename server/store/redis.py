@@ -4,29 +4,24 @@ Every key of a campaign carries the campaign id as a hash tag, so a campaign liv
 Cluster slot and the append script never crosses slots:
 
 - ``{prefix}:{<id>}:events``: the stream; entry ``"<version>-0"`` holds field ``e``, the payload.
-- ``{prefix}:{<id>}:meta``: hash of game, head, created_ms, updated_ms, parent, fork_version and
-  one ``attr:<name>`` field per attribute.
+- ``{prefix}:{<id>}:meta``: hash of game, head, created_ms, updated_ms, parent, fork_version,
+  listed and one ``attr:<name>`` field per attribute.
 - ``{prefix}:{<id>}:commands``: hash of command id -> ``"first:last"``.
 - ``{prefix}:{<id>}:changes``: the shard channel each append is announced on, and
   ``{prefix}:{<id>}:watchers``, the set of processes that listen to it
   (:mod:`server.store.redis_feed`).
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
-- ``{prefix}:catalog``: sorted set of campaign ids scored by created_ms.
-- ``{prefix}:listed{{prefix}:catalog}``: the listed campaigns only, scored alike. Its hash tag is
-  the catalog's key, so both sets share the catalog's slot and one script enters a campaign in
-  both (``redis_catalog.lua``).
+- ``{prefix}:catalog`` and the listed campaigns' set (:mod:`server.store.redis_catalog`).
 
 On a Redis Cluster (a ``redis+cluster://`` URL) the catalog lives on a slot of its own: no command
 names keys of two slots, and the hot path's links and the change feed go to each campaign's own
 node (:mod:`server.store.redis_cluster`).
 
 Campaigns stored before the meta hash kept ``listed`` have no such field and read as listed
-unless private (:func:`~server.store.redis_records.is_listed`); nor are they in the listed set.
-The first ``listed_only`` page a process asks for fills the set in from the catalog, once for the
-key prefix: ``{prefix}:listed_backfilled`` says it was done (running it twice does no harm). A
-campaign that a server of the older version creates afterwards enters the catalog only, so stop
-the older servers before starting new ones; after a rolling upgrade, delete that key and restart
-one server to fill the set in again.
+unless private (:func:`~server.store.redis_records.is_listed`); the catalog enters them in the
+listed set once. A campaign that a server of the older version creates afterwards enters the
+catalog only, so stop the older servers before starting new ones; after a rolling upgrade, delete
+``{prefix}:listed_backfilled`` and restart one server to fill the set in again.
 """
 
 from __future__ import annotations
@@ -58,6 +53,7 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
+from server.store.redis_catalog import Catalog
 from server.store.redis_cluster import (
     ClusterLink,
 )
@@ -77,10 +73,8 @@ from server.store.redis_records import (
 _SCRIPTS = importlib.resources.files("server.store")
 _APPEND_LUA = _SCRIPTS.joinpath("redis_append.lua").read_text()
 _CREATE_LUA = _SCRIPTS.joinpath("redis_create.lua").read_text()
-_CATALOG_LUA = _SCRIPTS.joinpath("redis_catalog.lua").read_text()
 
 _PAGE = 10_000  # stream entries per XRANGE when reading a long range
-_BACKFILL_PAGE = 1_000  # catalog entries per step of filling in the listed set
 
 
 class RedisStore:
@@ -99,14 +93,8 @@ class RedisStore:
         self._client = client
         self._ping_timeout = ping_timeout
         self._prefix = prefix
-        self._catalog = f"{prefix}:catalog"
-        self._listed = f"{prefix}:listed{{{self._catalog}}}"
-        self._backfilled_key = f"{prefix}:listed_backfilled"
-        self._backfilled = False
-        self._backfilling = asyncio.Lock()
         self._append_sha = client.register_script(_APPEND_LUA).sha
         self._create_script = client.register_script(_CREATE_LUA)
-        self._catalog_script = client.register_script(_CATALOG_LUA)
         # The hot path's short commands share one pipelined connection (redis_link.py), one per
         # node on a cluster; the pool serves the rest (creation, bulk reads, the catalog).
         # RESP2 on the links, so their replies have one shape whatever the pool negotiates.
@@ -121,6 +109,9 @@ class RedisStore:
                 lambda: pool.connection_class(**{**pool.connection_kwargs, "protocol": 2}),
                 timeout=self._timeout,
             )
+        self._catalog = Catalog(
+            client, prefix, lambda campaign_id: self._key(campaign_id, "meta"), self._pooled
+        )
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
         # A campaign's lineage never changes once created: remembered, it saves the metadata
@@ -198,15 +189,8 @@ class RedisStore:
                 raise CampaignExists(info.id)
             # The catalog lives on another slot, so it is written after the campaign exists;
             # list_campaigns skips an id whose metadata is missing.
-            await self._enter(info)
+            await self._catalog.enter(info)
         return info
-
-    async def _enter(self, info: CampaignInfo) -> None:
-        """Enter a campaign in the catalog and, if listed, in the listed set, in one step."""
-        await self._catalog_script(
-            keys=[self._catalog, self._listed],
-            args=[info.id, info.created_ms, "1" if info.listed else "0"],
-        )
 
     async def create(
         self,
@@ -377,55 +361,7 @@ class RedisStore:
     async def list_campaigns(
         self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
     ) -> list[CampaignInfo]:
-        if limit <= 0:
-            return []
-        if listed_only and not self._backfilled:
-            await self._backfill()
-        catalog = self._listed if listed_only else self._catalog
-        async with self._pooled():
-            # Equal scores come in descending id order, as the other stores list them.
-            ids = await self._client.zrevrange(catalog, offset, offset + limit - 1)
-            return await self._infos(cast(list[bytes], ids))
-
-    async def _infos(self, ids: list[bytes]) -> list[CampaignInfo]:
-        """The metadata of ``ids``, in their order, leaving out any whose meta hash is missing."""
-        pipe = self._client.pipeline(transaction=False)
-        for campaign_id in ids:
-            pipe.hgetall(self._key(campaign_id.decode(), "meta"))
-        metas = await pipe.execute()
-        return [
-            parse_info(campaign_id.decode(), fields)
-            for campaign_id, fields in zip(ids, metas, strict=True)
-            if fields
-        ]
-
-    async def _backfill(self) -> None:
-        """Enter the listed campaigns of the catalog in the listed set, unless that was done for
-        this key prefix already (campaigns stored before the set existed are missing from it)."""
-        async with self._backfilling:
-            if self._backfilled:
-                return
-            async with self._pooled():
-                if not await self._client.exists(self._backfilled_key):
-                    start = 0
-                    while await self._backfill_page(start) == _BACKFILL_PAGE:
-                        start += _BACKFILL_PAGE
-                    await self._client.set(self._backfilled_key, b"1")
-            self._backfilled = True
-
-    async def _backfill_page(self, start: int) -> int:
-        """Enter the listed ones of a page of the catalog; returns the page's length."""
-        page = cast(
-            list[tuple[bytes, float]],
-            await self._client.zrange(
-                self._catalog, start, start + _BACKFILL_PAGE - 1, withscores=True
-            ),
-        )
-        infos = await self._infos([campaign_id for campaign_id, _ in page])
-        listed = {info.id: info.created_ms for info in infos if info.listed}
-        if listed:
-            await self._client.zadd(self._listed, listed)
-        return len(page)
+        return await self._catalog.page(offset, limit, listed_only=listed_only)
 
     async def ping(self) -> None:
         # On the link, with a timeout of its own: a frozen Redis makes readiness fail within

@@ -15,6 +15,7 @@ from redis.backoff import NoBackoff
 from redis.crc import key_slot
 
 from server.store import redis as redis_store
+from server.store import redis_catalog
 from server.store.base import (
     AppendResult,
     StoredEvent,
@@ -132,7 +133,7 @@ async def write_old_campaign(
 async def test_campaigns_stored_before_listed_was_kept_are_listed_unless_private(
     redis_url: str, prefix: str, raw: redis.asyncio.Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_store, "_BACKFILL_PAGE", 2)  # several pages of the catalog
+    monkeypatch.setattr(redis_catalog, "BACKFILL_PAGE", 2)  # several pages of the catalog
     await write_old_campaign(raw, prefix, "old-a", 1)
     await write_old_campaign(raw, prefix, "old-private", 2, private="1")
     await write_old_campaign(raw, prefix, "old-b", 3, private="0", title="t")
