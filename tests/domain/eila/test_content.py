@@ -175,6 +175,30 @@ def test_an_advanced_card_replaces_a_card_of_the_same_number_and_colour(tmp_path
     ]
 
 
+def test_an_advanced_card_is_judged_among_the_packs_own_cards(tmp_path: Path) -> None:
+    """A replacement may name a blue card, a shelter or an onward location of its chapter: it is
+    played among the chapter's cards, not among the other replacements."""
+    from tests.domain.eila.helpers import card
+
+    trail = [
+        {**card("L01", "trail", option("A", [{"onward": "L02"}])), "shelter": True},
+        card("L02", "trail", option("A", [])),
+    ]
+    five = chapter(5, [[option("A", [{"location_action": True}])]])
+    five["cards"] += [card("513", "blue"), card("531", "red"), *trail]
+    five["trail"] = "L01"
+    hard = card(
+        "531",
+        "red",
+        option("A", [{"blue": "513"}, {"onward": "L02"}], requires={"shelter": True}),
+        option("B", [{"red": "501"}]),
+    )
+    errors = check_pack(write_pack(tmp_path, [five], advanced=[hard]), reachability=False)
+    assert [(e.file, e.card, e.field, e.problem) for e in errors] == [
+        ("advanced.json", "531", "option B.effects[0]", "Card 501 is green, not red.")
+    ]
+
+
 def test_mine_tiles_must_agree_about_the_sides_between_their_grids(tmp_path: Path) -> None:
     from tests.domain.eila.test_mine import MINE, _table
 
