@@ -1,4 +1,4 @@
-"""Random playthroughs of Eila chapters 0 to 3 in both modes, through the campaign service:
+"""Random playthroughs of Eila chapters 0 to 5 in both modes, through the campaign service:
 every stored state hash is rebuilt by replay, and a fork plus the same actions reproduces the
 original stream."""
 
@@ -46,7 +46,7 @@ async def _play(
 
 
 @pytest.mark.parametrize("mode", ["normal", "advanced"])
-@pytest.mark.parametrize("chapter", [0, 1, 2, 3])
+@pytest.mark.parametrize("chapter", [0, 1, 2, 3, 4, 5])
 @PLAYTHROUGHS
 @given(seed=SEEDS, bot_seed=SEEDS, data=st.data())
 def test_an_attempt_replays_to_its_hashes_and_a_fork_reproduces_it(
