@@ -86,6 +86,19 @@ def test_cards_returned_to_the_box_at_set_up_can_never_be_bought() -> None:
     assert not any(label.startswith(f"Buy {n}") for n in out_of_play for label in table.labels())
 
 
+def test_a_bought_card_joins_the_upcoming_deck_with_the_future_at_night() -> None:
+    table = _castle(upcoming=())
+    table.give(knowledge=1, energy=1)
+    _at(table, "405")
+    table.do("A: Take on contracts")
+    contract = _offered(table, "contracts")[0]
+    table.do(f"Buy {contract}")
+    assert table.state.phase == "night"
+    table.do("End the night's submissions")
+    assert table.state.day == 2
+    assert contract in (table.state.present, *table.state.upcoming)
+
+
 def test_a_bought_contract_is_resolved_when_it_comes_up_from_the_future() -> None:
     table = _castle()
     table.give(energy=2)
