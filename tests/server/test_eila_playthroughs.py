@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from domain.core.rng import Chance, Rng
 from domain.eila import GAME, chapter_outcome
 from domain.eila.actions import Abandon
+from server.fresh import Counted
 from server.service import CampaignService
 from server.store.memory import MemoryStore
 
@@ -26,7 +27,8 @@ MAX_ACTIONS = 3_000
 async def _play(
     chapter: int, mode: str, seed: int, bot_seed: int
 ) -> tuple[CampaignService, str, list[tuple[int, str]]]:
-    service = CampaignService(MemoryStore())
+    # Counted salts: the same seeds must give the same attempt, or hypothesis cannot replay it.
+    service = CampaignService(MemoryStore(), fresh=Counted("play", seed))
     created = await service.create(
         "eila", seed=seed, seats=["player"], options={"chapter": chapter, "mode": mode}
     )
