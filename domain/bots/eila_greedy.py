@@ -4,7 +4,9 @@ It scores every legal action and takes the best, the first of equals; pure, no c
 combat it rolls, then spends Energy and casts spells only while they turn a loss into a win. It
 answers a quiz card once one of the choices appears in the text of a card it has met (the way a
 player looks for hints), and guesses on the last night otherwise. In the mine it walks towards
-the nearest location event it can see, or into the unknown.
+the nearest location event it can see, or into the unknown. At a market it buys a card while
+its best option is worth more than its price; on the mountain it values going onward to a new
+location, and counts a fight on despite injuries as every loss it may take before a win.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from domain.eila.content import ContentPack, Effect, Option
 from domain.eila.game import EilaGame
 from domain.eila.rules.abilities import ability_of
 from domain.eila.rules.combat import combat_value, enemy_value
+from domain.eila.rules.conditions import option_blocker
 from domain.eila.rules.frames import pending
 from domain.eila.rules.holdings import die_bonus, green_doubled, has_trait
 from domain.eila.rules.mine import MOVES, grid_at, mine_of
@@ -113,7 +116,10 @@ def _effect_score(pack: ContentPack, state: EilaState, effect: Effect) -> float:
             chance = _win_chance(pack, state, effect.name)
             won = _effects_score(pack, state, effect.won)
             lost = _effects_score(pack, state, effect.lost)
-            return chance * won + (1 - chance) * lost * (2 if effect.repeat else 1)
+            if effect.repeat:
+                # Fighting on: every loss is paid for until a win, (1 - p) / p of them on average.
+                return won + lost * (1 - chance) / max(chance, 0.05)
+            return chance * won + (1 - chance) * lost
         case "if":
             return 0.5 * _effects_score(pack, state, effect.then)
         case "quiz":
@@ -124,7 +130,36 @@ def _effect_score(pack: ContentPack, state: EilaState, effect: Effect) -> float:
             return 2.0
         case "ending":
             return 1000.0
+        case "market":
+            worth = [
+                _bought_worth(pack, state, card)
+                for card in dict(state.markets).get(effect.name, ())
+            ]
+            return max([0.0, *worth])
+        case "location_action":
+            return max(
+                [0.0, *(_option_score(pack, state, o) for o in _location_options(pack, state))]
+            )
+        case "onward":
+            return 4.0 if effect.card in state.trail_deck else 0.0
     return 0.5
+
+
+def _location_options(pack: ContentPack, state: EilaState) -> list[Option]:
+    if not state.trail:
+        return []
+    card = pack.card(state.trail[-1], state.mode)
+    return [o for o in card.options if option_blocker(pack, state, o) is None]
+
+
+def _bought_worth(pack: ContentPack, state: EilaState, card: str) -> float:
+    """What a market card is worth once bought: its best option later, less its price now."""
+    market = next(m for m in pack.chapters[state.chapter].markets if card in m.cards)
+    if any(have(state.resources, r) < n for r, n in market.price):
+        return 0.0
+    price = sum(n * _unit(pack, state, r) for r, n in market.price)
+    best = max(_option_score(pack, state, o) for o in pack.card(card, state.mode).options)
+    return best - price
 
 
 def _option_score(pack: ContentPack, state: EilaState, option: Option) -> float:
@@ -283,10 +318,10 @@ def _score(pack: ContentPack, state: EilaState, action: object) -> float:
             if not _target(pack, state, *state.mine.token):
                 return 300.0
             return 450.0 if state.frames[-1].done else 385.0
-        case Buy():
-            return 20.0
+        case Buy(card=card):
+            return 20.0 + _bought_worth(pack, state, card)
         case StopBuying():
-            return 10.0
+            return 20.0
         case PayOrHurt(pay=pay):
             return 20.0 if pay or state.hp > 3 else 10.0
         case Dawn(last=last):

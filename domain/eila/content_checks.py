@@ -165,12 +165,20 @@ class Known(msgspec.Struct):
 
 
 def check_references(
-    files: dict[str, str], cards: dict[str, Card], known: Known
+    files: dict[str, str],
+    cards: dict[str, Card],
+    known: Known,
+    *,
+    among: dict[str, Card] | None = None,
 ) -> list[ContentError]:
-    """Every card's references to other cards, items, supports, enemies, dice and elements."""
+    """Every card's references to other cards, items, supports, enemies, dice and elements.
+
+    ``among`` holds the cards that references name (``cards`` itself when None): Advanced Mode's
+    replacements are played among the pack's own cards, so they are judged against those.
+    """
     errors: list[ContentError] = []
     for number, card in sorted(cards.items()):
-        for field, problem in _references(card, cards, known):
+        for field, problem in _references(card, cards if among is None else among, known):
             errors.append(ContentError(files[number], number, field, problem))
     return errors
 

@@ -76,6 +76,8 @@ class PackReader:
         self.errors: list[ContentError] = []
         self.cards: dict[str, Card] = {}
         self.advanced: dict[str, Card] = {}
+        self.advanced_files: dict[str, str] = {}
+        """The file of each replacement card built."""
         self.quizzes: dict[str, QuizCard] = {}
         self.files: dict[str, str] = {}
         """The file of each card and quiz card built."""
@@ -137,7 +139,7 @@ class PackReader:
             chapters=chapters,
         )
         self.errors += check_references(self.files, self.cards, known)
-        self.errors += check_references(self.files, self.advanced, known)
+        self.errors += check_references(self.advanced_files, self.advanced, known, among=self.cards)
         for quiz_id, quiz in sorted(self.quizzes.items()):
             chapter_number = self.quiz_chapter[quiz_id]
             self.errors += [
@@ -253,6 +255,7 @@ class PackReader:
             if card is not None:
                 found[number] = card
                 self.files.setdefault(number, file)
+                self.advanced_files[number] = file
         self.errors += check_advanced(file, found, self.cards)
         self.advanced = found
 

@@ -95,3 +95,71 @@ def test_greedy_bot_walks_to_a_location_event_it_can_see(tmp_path: Path) -> None
     assert _choose(table) == "Move east"  # 341 is one grid east
     table.do("Move east")
     assert _choose(table) == "Stop moving here"
+
+
+def test_greedy_bot_finishes_attempts_at_chapters_four_and_five_in_both_modes() -> None:
+    for number in (4, 5):
+        for mode in ("normal", "advanced"):
+            table = _greedy_attempt(5, chapter=number, mode=mode)
+            assert chapter_outcome(table.state) in ("won", "lost")
+
+
+def test_greedy_bot_buys_market_cards_worth_their_price(tmp_path: Path) -> None:
+    from tests.domain.eila.test_later_chapters import _castle
+
+    table = _castle(tmp_path)
+    table.give(knowledge=8)
+    assert _choose(table).startswith("A:")  # contracts give Coin, for 1 Knowledge each
+    table.do("A:")
+    offered = dict(table.state.markets)["contracts"]
+    while table.resolving:
+        assert _choose(table).startswith("Buy")
+        table.do(_choose(table))
+    # Every contract bought, each into the Future.
+    assert set(offered) <= set(table.state.future) and table.state.resources.knowledge == 5
+
+
+def test_greedy_bot_stops_buying_what_is_not_worth_its_price(tmp_path: Path) -> None:
+    from tests.domain.eila.test_later_chapters import _castle
+
+    table = _castle(tmp_path)
+    table.give(coin=8)  # a privilege gives 1 Food for 3 Coin
+    table.do("B:")
+    assert _choose(table) == "Stop buying"
+
+
+def test_greedy_bot_climbs_onward_to_a_new_location(tmp_path: Path) -> None:
+    from tests.domain.eila.test_later_chapters import _mountain
+
+    table = _mountain(tmp_path)
+    table.do("A:")
+    assert _choose(table).startswith("Location action B")  # onward to L02, face down
+
+
+def test_greedy_bot_does_not_fight_on_when_it_cannot_win(tmp_path: Path) -> None:
+    fight = {"fight": "E01", "won": [], "lost": [{"broken_heart": 1}], "fight_on": True}
+    run = option("B", [{"broken_heart": 2}, {"gain": "fear", "max": 1}])
+    zero = chapter_zero({"001": [option("A", [fight]), run]}, hearts=5)
+    game = make_game(tmp_path, [zero], ruleset=dice([face(1)]), enemies=ENEMIES, items=ITEMS)
+    assert _choose(Table(game)).startswith("B:")  # 1 against 5, again and again
+
+
+def test_the_greedy_bot_plays_a_whole_campaign_from_chapter_zero_to_five_in_one_stream() -> None:
+    table = Table(GAME, seed=11)
+    at_five = None
+    for _ in range(60_000):
+        if GAME.outcome(table.state) != "running":
+            break
+        choice = greedy_choice(GAME.pack, table.state, table.legal())
+        table.apply(GAME.decide(table.state, "player", choice.action))
+        if at_five is None and table.state.chapter == 5 and table.state.phase == "day":
+            at_five = table.state
+    assert GAME.outcome(table.state) == "won"
+    won = [chapter for chapter, result in table.state.record if result == "won"]
+    assert won == [0, 1, 2, 3, 4, 5]
+    # Chapter 5's first day begins with the items, support cards and habit cards won before it.
+    assert at_five is not None and at_five.items and at_five.supports
+    assert at_five.items == at_five.saved_items and at_five.supports == at_five.saved_supports
+    assert at_five.saved_habits
+    assert set(at_five.saved_habits) <= set(at_five.upcoming) | {at_five.present}
+    assert table.events[0].seed == 11 and len({type(e).__name__ for e in table.events}) > 20

@@ -14,9 +14,9 @@ def test_shipped_content_has_no_errors() -> None:
     assert check_pack(DEFAULT_PACK) == []
 
 
-def test_shipped_content_covers_chapters_zero_to_three() -> None:
+def test_shipped_content_covers_chapters_zero_to_five() -> None:
     pack = load_pack()
-    assert pack.chapter_numbers == (0, 1, 2, 3)
+    assert pack.chapter_numbers == (0, 1, 2, 3, 4, 5)
     zero, one = pack.chapters[0], pack.chapters[1]
     assert zero.green == ("001", "002", "003", "004", "005")
     assert zero.blue == ("006", "007", "008") and zero.red == ("009", "010", "011")
@@ -51,6 +51,31 @@ def test_shipped_content_has_the_rulebooks_components() -> None:
     assert pack.supports["S01"].spell is not None  # a Fireball-like spell
     assert pack.supports["S02"].spell is not None and pack.supports["S02"].spell.gives.hp
     assert pack.supports["S14"].double_green
+
+
+def test_shipped_content_has_chapter_four_and_five_elements() -> None:
+    """Chapter 4's contracts C01-C09 and privileges P01-P09, 5 of each drawn; chapter 5's
+    location cards L01-L10, L01 first; the 22 advanced event cards of the rulebook's table."""
+    pack = load_pack()
+    four, five = pack.chapters[4], pack.chapters[5]
+    assert [(m.name, m.cards, m.draw, m.price) for m in four.markets] == [
+        ("contracts", tuple(f"C0{n}" for n in range(1, 10)), 5, (("knowledge", 1),)),
+        ("privileges", tuple(f"P0{n}" for n in range(1, 10)), 5, (("coin", 3),)),
+    ]
+    assert five.trail == tuple(f"L{n:02d}" for n in range(1, 11))
+    assert five.night and five.night[0].kind == "pay_or_hp"
+    assert any(pack.cards[n].shelter for n in five.trail)
+    for number in (4, 5):
+        chapter = pack.chapters[number]
+        assert all(n.startswith(str(number)) for n in chapter.green + chapter.blue + chapter.red)
+        assert chapter.advanced.hearts < chapter.normal.hearts
+        assert sum(dict(chapter.advanced.submit).values()) > sum(
+            dict(chapter.normal.submit).values()
+        )
+    replaced = "216 227 236 240 242 331 346 349 351 403 418 430"
+    replaced += " 533 535 536 537 538 539 540 545 546 547"
+    assert sorted(pack.advanced) == replaced.split()
+    assert all(pack.advanced[n].colour == pack.cards[n].colour for n in pack.advanced)
 
 
 def test_broken_pack_reports_every_error_with_file_card_and_field(tmp_path: Path) -> None:
@@ -172,6 +197,30 @@ def test_an_advanced_card_replaces_a_card_of_the_same_number_and_colour(tmp_path
     assert [(e.file, e.card, e.field) for e in errors] == [
         ("advanced.json", "001", "colour"),
         ("advanced.json", "099", "number"),
+    ]
+
+
+def test_an_advanced_card_is_judged_among_the_packs_own_cards(tmp_path: Path) -> None:
+    """A replacement may name a blue card, a shelter or an onward location of its chapter: it is
+    played among the chapter's cards, not among the other replacements."""
+    from tests.domain.eila.helpers import card
+
+    trail = [
+        {**card("L01", "trail", option("A", [{"onward": "L02"}])), "shelter": True},
+        card("L02", "trail", option("A", [])),
+    ]
+    five = chapter(5, [[option("A", [{"location_action": True}])]])
+    five["cards"] += [card("513", "blue"), card("531", "red"), *trail]
+    five["trail"] = "L01"
+    hard = card(
+        "531",
+        "red",
+        option("A", [{"blue": "513"}, {"onward": "L02"}], requires={"shelter": True}),
+        option("B", [{"red": "501"}]),
+    )
+    errors = check_pack(write_pack(tmp_path, [five], advanced=[hard]), reachability=False)
+    assert [(e.file, e.card, e.field, e.problem) for e in errors] == [
+        ("advanced.json", "531", "option B.effects[0]", "Card 501 is green, not red.")
     ]
 
 

@@ -36,13 +36,31 @@ def _playing(legal: list[LegalAction]) -> list[LegalAction]:
 @given(
     seed=st.integers(0, 2**63 - 1),
     mode=st.sampled_from(["normal", "advanced"]),
-    chapter=st.sampled_from([0, 1, 2, 3]),
+    chapter=st.sampled_from([0, 1, 2, 3, 4, 5]),
     picks=st.lists(st.integers(0, 1000), max_size=400),
 )
 def test_random_playthroughs_keep_invariants_and_replay(
     seed: int, mode: str, chapter: int, picks: list[int]
 ) -> None:
-    table = Table(GAME, seed=seed, mode=mode, chapter=chapter)
+    _play_and_replay(Table(GAME, seed=seed, mode=mode, chapter=chapter), picks)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    mode=st.sampled_from(["normal", "advanced"]),
+    chapter=st.sampled_from([4, 5]),
+    picks=st.lists(st.integers(0, 1000), min_size=200, max_size=400),
+)
+def test_random_playthroughs_of_the_castle_and_the_mountain_replay(
+    seed: int, mode: str, chapter: int, picks: list[int]
+) -> None:
+    """Chapters 4 and 5 in both modes, each playthrough long enough to reach markets, location
+    actions and fights (at least 200 actions unless the chapter ends first)."""
+    _play_and_replay(Table(GAME, seed=seed, mode=mode, chapter=chapter), picks)
+
+
+def _play_and_replay(table: Table, picks: list[int]) -> None:
     for pick in picks:
         legal = table.legal()
         if GAME.outcome(table.state) != "running":
@@ -64,7 +82,7 @@ def test_random_playthroughs_keep_invariants_and_replay(
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 2**63 - 1),
-    chapter=st.sampled_from([0, 1, 2, 3]),
+    chapter=st.sampled_from([0, 1, 2, 3, 4, 5]),
     picks=st.lists(st.integers(0, 1000), max_size=200),
 )
 def test_every_event_has_a_timeline_line_or_none_and_a_redacted_form(

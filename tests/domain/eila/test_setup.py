@@ -51,7 +51,7 @@ def test_chapter_one_starts_with_prologue_resources_and_an_empty_save_box() -> N
 def test_options_are_checked() -> None:
     options: Any = options_of(GAME, {"mode": "advanced", "chapter": 1})
     assert (options.mode, options.chapter) == ("advanced", 1)
-    for refused in ({"mode": "hard"}, {"chapter": 5}, {"chapter": True}, {"colour": "red"}):
+    for refused in ({"mode": "hard"}, {"chapter": 6}, {"chapter": True}, {"colour": "red"}):
         with pytest.raises(InvalidOptions):
             options_of(GAME, refused)
     with pytest.raises(InvalidOptions):
