@@ -2,8 +2,8 @@
 up in play, chapter 3's mine map with the Eila & Leo token and its face-down tiles, and nothing
 the player may not see (the upcoming deck's order, undrawn quiz cards, the quiz answers, face-down
 map tiles) anywhere in the page; the night's submissions counted down only where the chapter
-limits them; chapter 4's markets and chapter 5's trail drawn from views shaped
-by the view's own types (their chapters' content may not be in the box)."""
+limits them; chapter 4's markets and chapter 5's trail as their campaigns set them up, and their
+buttons (which come up only at some cards' options) on views shaped by the view's own types."""
 
 from __future__ import annotations
 
@@ -272,6 +272,41 @@ RENDER = """async ([view, content, actions]) => {
 }"""
 
 
+def test_a_chapter_four_campaign_lays_out_its_markets_face_up(table: Table, page: Page) -> None:
+    created = create(table.live, "eila", options={"chapter": 4}, seed=6)
+    open_as(page, table.live, created["id"], "player", created["seats"]["player"])
+    markets = table.seat_state(created)["view"]["chapter_element_area"]["markets"]
+    assert [m["name"] for m in markets] == ["contracts", "privileges"]
+    board = page.locator(".board-eila .chapter-element-area")
+    for market in markets:
+        shown = board.locator(f'.market[data-market="{market["name"]}"]')
+        assert len(market["cards"]) == 5, "five of each drawn at set-up"
+        expect(shown.locator(".market-card")).to_have_count(5)
+        for card in market["cards"]:
+            expect(shown.locator(f'.market-card[data-card="{card["id"]}"]')).to_contain_text(
+                card["name"]
+            )
+    state = table.hidden_state(created["id"])
+    drawn = {n for _, cards in state.markets for n in cards}
+    pack = GAME.pack.chapters[4]
+    out_of_play = {c for m in pack.markets for c in m.cards} - drawn
+    text = page.locator("body").inner_text()
+    for number in out_of_play:
+        assert GAME.pack.cards[number].name not in text, f"{number} is out of play, yet shown"
+    assert_nothing_hidden(page, table, created)
+
+
+def test_a_chapter_five_campaign_shows_its_first_location(table: Table, page: Page) -> None:
+    created = create(table.live, "eila", options={"chapter": 5}, seed=6)
+    open_as(page, table.live, created["id"], "player", created["seats"]["player"])
+    area = table.seat_state(created)["view"]["chapter_element_area"]
+    assert area["trail"] == ["L01"] and area["location"]["number"] == "L01"
+    card = page.locator('.board-eila .eila-trail .location-card[data-location="L01"]')
+    expect(card).to_contain_text(area["location"]["name"])
+    expect(card.locator(".location-actions li")).to_have_count(len(area["location"]["actions"]))
+    assert_nothing_hidden(page, table, created)
+
+
 def element_area(**fields: Any) -> dict[str, Any]:
     empty = ElementArea(
         quiz_decks=(),
@@ -305,7 +340,7 @@ def acted(page: Page) -> list[str]:
 def test_chapter_four_markets_show_their_cards_prices_and_buy_buttons(
     table: Table, page: Page
 ) -> None:
-    # chapter 4's content may not be in the box yet: its view, shaped by the view's own types
+    # buying comes up only at the Opportunities card: its view, shaped by the view's own types
     created = create(table.live, "eila", options={"chapter": 2}, seed=3)
     contracts = MarketView(
         "contracts",
