@@ -259,7 +259,9 @@ def _profile(args: argparse.Namespace, pids: list[int]) -> subprocess.Popen[byte
     if not args.profile:
         return None
     target = pids[-1]  # with workers, a worker rather than the supervisor
-    command = ["py-spy", "record", "--pid", str(target), "--duration", str(args.duration)]
+    beside = Path(sys.executable).with_name("py-spy")  # a venv's, when not on the PATH
+    spy = shutil.which("py-spy") or str(beside)
+    command = [spy, "record", "--pid", str(target), "--duration", str(args.duration)]
     command += ["--format", "raw" if args.profile.endswith(".txt") else "flamegraph"]
     command += ["--output", args.profile, "--rate", "250", "--nonblocking"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -17,7 +17,7 @@ import tempfile
 import uvicorn
 from starlette.applications import Starlette
 
-from server import logs
+from server import collector, logs
 from server.app import create_app
 from server.metrics import MULTIPROC_DIR
 from server.service import CampaignService
@@ -32,13 +32,15 @@ log = logging.getLogger("tabletale.serve")
 def build_app(settings: Settings) -> Starlette:
     store = open_store(settings)
     service = CampaignService(store, cache_size=settings.head_cache)
-    return create_app(
+    app = create_app(
         service,
         catalog_interval=settings.catalog_interval_s,
         audit_interval=settings.head_audit_interval_s,
         throttle=open_throttle(settings),
         close_store=True,
     )
+    collector.tune(settings.gc_young_threshold)  # in each worker: after its app is built
+    return app
 
 
 def open_throttle(settings: Settings) -> Throttle:

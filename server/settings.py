@@ -46,6 +46,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How often each process checks the campaigns its sockets watch against Redis, so that a
     Redis that lost its last writes is noticed even on a campaign where nobody acts (one short
     read per watched campaign; 0 turns it off)."""
+    gc_young_threshold: int = 20_000
+    """Container allocations between the garbage collector's young collections (CPython's
+    default is 700; 0 keeps it). Fewer collections promote fewer short-lived objects, which keeps
+    the full collections that pause the event loop rare and short (:mod:`server.collector`)."""
     catalog_interval_s: float = 30.0
     """How often the catalog and statistics are brought up to date in the background."""
     ws_ping_interval_s: float = 45.0
@@ -84,6 +88,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         for name in ("redis_max_connections", "head_cache"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1.")
+        if self.gc_young_threshold < 0:
+            raise ValueError("gc_young_threshold must be 0 (CPython's default) or more.")
         self.limits().check()
 
     def limits(self) -> LimitSettings:
