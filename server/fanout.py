@@ -28,7 +28,7 @@ from projections.patch import diff
 from server import logs
 from server.codec import Recorded
 from server.head import Head
-from server.heads import HeadRepository
+from server.heads import CHECK_BATCH, HeadRepository
 from server.messages import Accepted, Presence, Present, Sync, Update
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
@@ -36,6 +36,15 @@ from server.ws.frames import Frames
 from server.ws.outbox import Frame, Outbox
 
 log = logging.getLogger("tabletale.fanout")
+
+AUDIT_PER_SECOND = 500
+"""At most this many watched campaigns checked against the store a second by the audit: up to
+2,500 watched campaigns are each checked every 5 s (the default period), 10,000 every 20 s."""
+
+
+def audit_period(every: float, watched: int) -> float:
+    """Seconds between two checks of one watched campaign."""
+    return max(every, watched / AUDIT_PER_SECOND)
 
 
 class Watcher:
@@ -115,13 +124,26 @@ class Hub:
     async def _audit(self, every: float) -> None:
         """A store whose history moved back under a quiet campaign (a Redis restored from an
         older append-only file while nobody acted) tells no process; this check finds it, and
-        the repository resynchronises the campaign's sockets."""
+        the repository resynchronises the campaign's sockets.
+
+        Every watched campaign is checked once a period: ``every`` seconds, or longer where
+        that would take more than :data:`AUDIT_PER_SECOND` checks a second. The checks are
+        spread over the period a batch at a time, so a process watching ten thousand quiet
+        campaigns neither spends a share of a core on them nor stalls its players in a burst.
+        """
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(every)  # the audit's period
-            try:
-                await self._heads.catch_up_pinned()
-            except Exception as error:
-                log.warning("Checking the watched campaigns against the store failed: %s", error)
+            started = loop.time()
+            pinned = self._heads.pinned()
+            period = audit_period(every, len(pinned))
+            for start in range(0, len(pinned), CHECK_BATCH):
+                try:
+                    await self._heads.check(pinned[start : start + CHECK_BATCH])
+                except Exception as error:
+                    log.warning("Checking watched campaigns against the store failed: %s", error)
+                due = started + period * min(1.0, (start + CHECK_BATCH) / len(pinned))
+                await asyncio.sleep(max(0.0, due - loop.time()))  # pacing the checks
+            await asyncio.sleep(max(0.0, started + period - loop.time()))  # the audit's period
 
     async def close(self) -> None:
         tasks = list(self._background)

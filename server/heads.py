@@ -48,6 +48,8 @@ from server.store.base import (
 log = logging.getLogger("tabletale.heads")
 
 ORIGIN = "origin"  # the attribute that records Facts.origin
+CHECK_BATCH = 64
+"""Watched heads checked against the store side by side."""
 
 
 class NotReady(StoreError):
@@ -335,22 +337,25 @@ class HeadRepository:
             if head is not None:
                 await self._catch_up(head)
 
-    async def catch_up_pinned(self, *, batch: int = 64) -> None:
+    async def catch_up_pinned(self, *, batch: int = CHECK_BATCH) -> None:
         """Bring every watched head up to the store, checking each against it: after the
-        change feed was interrupted (notices may be lost), and now and then besides (a store
-        whose history moved back under a quiet campaign says so to nobody)."""
+        change feed was interrupted (notices may be lost)."""
         pinned = self.pinned()
         for start in range(0, len(pinned), batch):
-            chunk = pinned[start : start + batch]
-            results = await asyncio.gather(
-                *(self._locked_catch_up(campaign_id) for campaign_id in chunk),
-                return_exceptions=True,
-            )
-            for campaign_id, result in zip(chunk, results, strict=True):
-                if isinstance(result, StoreError):
-                    log.warning("Campaign %s could not catch up: %s", campaign_id, result)
-                elif isinstance(result, BaseException):
-                    raise result
+            await self.check(pinned[start : start + batch])
+
+    async def check(self, campaign_ids: Sequence[str]) -> None:
+        """Bring the cached heads of ``campaign_ids`` up to the store, checking each against it,
+        side by side; one the store cannot answer for is logged and left as it is."""
+        results = await asyncio.gather(
+            *(self._locked_catch_up(campaign_id) for campaign_id in campaign_ids),
+            return_exceptions=True,
+        )
+        for campaign_id, result in zip(campaign_ids, results, strict=True):
+            if isinstance(result, StoreError):
+                log.warning("Campaign %s could not catch up: %s", campaign_id, result)
+            elif isinstance(result, BaseException):
+                raise result
 
     # -- writing --------------------------------------------------------------------------
 

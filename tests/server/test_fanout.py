@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.fanout import Hub, Watcher
+from server.fanout import AUDIT_PER_SECOND, Hub, Watcher, audit_period
 from server.service import CampaignService
 from server.store.base import Deliver, Resumed
 from server.store.memory import MemoryStore
@@ -127,3 +127,10 @@ async def test_a_join_waits_for_an_unsubscription_still_under_way() -> None:
     assert feed.watched == {cid}
     await hub.leave(second)
     assert feed.watched == set()
+
+
+def test_the_audit_checks_at_most_its_budget_of_campaigns_a_second() -> None:
+    assert audit_period(5.0, 0) == 5.0
+    assert audit_period(5.0, AUDIT_PER_SECOND * 5) == 5.0
+    assert audit_period(5.0, 10_000) == 10_000 / AUDIT_PER_SECOND
+    assert 10_000 / audit_period(5.0, 10_000) <= AUDIT_PER_SECOND
