@@ -27,6 +27,7 @@ export class LiveConnection {
     this.socket = null;
     this.attempts = 0;
     this.timer = null;
+    this.resend = null; // an action waiting out the server's retry_after
     this.closed = false;
     this.prefix = commandPrefix();
     this.commands = 0;
@@ -90,7 +91,9 @@ export class LiveConnection {
       }
       reply = this.replica.absorb(message);
     }
-    if (reply) this.send(reply);
+    const pause = this.exchange?.takePause() || 0;
+    if (reply && pause) this.resend = setTimeout(() => this.send(reply), pause * 1000);
+    else if (reply) this.send(reply);
     if (message.type === "welcome") {
       this.attempts = 0;
       this.emit("status", "open", {});
@@ -119,6 +122,7 @@ export class LiveConnection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.resend);
     const socket = this.socket;
     this.socket = null;
     socket?.close(1000);

@@ -6,12 +6,17 @@
 //   for a sync and ignores updates until the sync arrives;
 // - an action is answered accepted or rejected under its command id; after a sync (or a new
 //   welcome, once reconnected) the answer may have been dropped, so the action is sent again with
-//   the same command id, which the server answers as a duplicate if it was applied;
+//   the same command id, which the server answers as a duplicate if it was applied; one rejected
+//   as rate_limited was dropped unread, so it is sent again after the retry_after it names;
 // - presence replaces the last one; a message type this client does not know is ignored.
 
 import { applyPatch, PatchError } from "./patch.js";
 
 export const SYNC = Object.freeze({ type: "sync" });
+
+// An action refused as over the socket's rate is sent again after the server's retry_after, this
+// many times at most before the refusal is shown.
+export const MAX_RATE_RETRIES = 20;
 
 export class ProtocolError extends Error {
   constructor(message) {
@@ -111,6 +116,15 @@ export class Exchange {
       expected_version: replica.version,
     };
     this.answer = null;
+    this.pause = 0; // seconds to wait before sending what feed() returned: the server's retry_after
+    this.retries = 0;
+  }
+
+  // The pause asked for by the last message fed, once.
+  takePause() {
+    const pause = this.pause;
+    this.pause = 0;
+    return pause;
   }
 
   // Absorb `message`; returns a message to send (a sync request or the action again) or null.
@@ -118,7 +132,15 @@ export class Exchange {
   feed(message) {
     if (message.type === "error") throw new ProtocolError(message);
     const mine = message.command_id === this.commandId;
-    if (message.type === "rejected" && mine) throw new ProtocolError(message);
+    if (message.type === "rejected" && mine) {
+      // Dropped unread over the socket's rate: the same action again, after the named pause.
+      if (message.code === "rate_limited" && message.retry_after != null && this.retries < MAX_RATE_RETRIES) {
+        this.retries += 1;
+        this.pause = message.retry_after;
+        return this.request;
+      }
+      throw new ProtocolError(message);
+    }
     const reply = this.replica.absorb(message);
     if (message.type === "accepted" && mine) {
       this.answer = message;

@@ -133,6 +133,18 @@ def test_js_replica_resyncs_resends_and_keeps_presence(server: Live, page: Page)
         const ahead = new Exchange(again, "a", "c-3");
         out.duplicate = ahead.feed({type: "accepted", command_id: "c-3", first: 4, version: 5,
                                     duplicate: true}) === SYNC && !ahead.done;
+        const limited = new Exchange(again, "a", "c-4");
+        const over = {type: "rejected", command_id: "c-4", code: "rate_limited", message: "Slow.",
+                      retry_after: 0.25};
+        out.limited = [limited.feed(over) === limited.request, limited.takePause(),
+                       limited.takePause(), limited.done];
+        for (let i = 1; i < lib.MAX_RATE_RETRIES; i += 1) limited.feed(over);
+        try {
+            limited.feed(over);
+            out.limitedAtLast = "resent";
+        } catch (error) {
+            out.limitedAtLast = error.code;
+        }
         return out;
         """,
     )
@@ -148,4 +160,6 @@ def test_js_replica_resyncs_resends_and_keeps_presence(server: Live, page: Page)
         "done": [True, 3, 3],
         "rejected": [True, "stale_version", "No."],
         "duplicate": True,
+        "limited": [True, 0.25, 0, False],
+        "limitedAtLast": "rate_limited",
     }
