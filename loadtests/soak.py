@@ -55,7 +55,7 @@ class Soak:
         self.counts: Counter[str] = Counter()
         self.campaigns: dict[str, dict[str, str]] = {}  # id -> seat tokens
         self.quiet: list[str] = []
-        """Forks only the brancher acts on (by rewinding), so its rewinds rarely meet a stale
+        """Forks only the branchers act on (by rewinding), so their rewinds rarely meet a stale
         version; every other client leaves them alone."""
         self.spectators: list[Seat] = []
 
@@ -189,7 +189,9 @@ class Soak:
                     continue  # a finished campaign is not rewound (fork it with new luck)
                 for _attempt in range(3):  # as a person would: look again after a stale answer
                     points = state["rewind_points"]
-                    to = self.rng.randint(1, version) if anywhere or not points else None
+                    if not points and not anywhere:
+                        break  # nothing offered to rewind to: look at another campaign
+                    to = self.rng.randint(1, version) if anywhere else None
                     reply = await http.post(
                         f"{base}/api/campaigns/{campaign}/rewind",
                         json={
@@ -244,7 +246,8 @@ class Soak:
             jobs = [self.player(http) for _ in range(players)]
             jobs += [self.http_player(http) for _ in range(3)]
             jobs += [self.reader(http) for _ in range(2)]
-            jobs += [self.brancher(http), self.reconnector(), self.reconnector(), self.spectate()]
+            jobs += [self.brancher(http), self.brancher(http)]
+            jobs += [self.reconnector(), self.reconnector(), self.spectate()]
             spectating = asyncio.create_task(self._follow_spectators())
             results = await asyncio.gather(*jobs, return_exceptions=True)
             for job, result in zip(jobs, results, strict=True):
