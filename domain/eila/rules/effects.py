@@ -171,7 +171,9 @@ def choices(pack: ContentPack, state: EilaState, effect: Effect) -> list[EilaAct
             open_ = [o.letter for o in card.options if option_blocker(pack, state, o) is None]
             return [*(LocationAction(letter) for letter in open_), LocationAction("")]
         case "pay_or_hp":
-            return [PayOrHurt(True), PayOrHurt(False)]
+            # The resource may have gone in a conversion made while this choice waited.
+            enough = have(state.resources, effect.resource) >= effect.amount
+            return [*([PayOrHurt(True)] if enough else []), PayOrHurt(False)]
     return []
 
 

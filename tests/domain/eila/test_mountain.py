@@ -121,6 +121,18 @@ def test_at_the_start_of_each_night_lose_1_food_or_1_hp() -> None:
     assert table.state.resources.food == 2 and table.state.hp == table.state.max_hp
 
 
+def test_food_converted_away_while_the_night_waits_can_no_longer_pay_for_it() -> None:
+    table = _mountain(upcoming=())
+    table.do("C: Ask the herders")
+    table.do("Take 1")
+    table.do("Convert 2 Food into 1 Energy")
+    table.do("Discard 1 Food")
+    assert table.state.resources.food == 0
+    assert "Pay 1 Food" not in table.labels() and "Lose 1 HP instead" in table.labels()
+    table.do("Lose 1 HP instead")
+    assert table.state.resources.food == 0 and table.state.hp == table.state.max_hp - 1
+
+
 def test_a_night_without_food_costs_1_hp() -> None:
     table = _mountain(upcoming=())
     table.give(coin=2, energy=2)
