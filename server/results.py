@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from server.codec import Recorded
+from server.store.base import AppendResult
 
 
 class Created(msgspec.Struct, frozen=True):
@@ -17,12 +18,11 @@ class Created(msgspec.Struct, frozen=True):
     version: int
 
 
-class Acted(msgspec.Struct, frozen=True):
-    """The outcome of an accepted command: versions ``first..last``, and their events."""
+class Acted(AppendResult, frozen=True):
+    """The outcome of an accepted command: the store's answer (versions ``first..last``, and
+    whether it was a retry) with the events it stored. The wire's ``ActedOut`` stays a type of
+    its own: the protocol names the last version ``version`` and echoes the command id."""
 
-    first: int
-    last: int
-    duplicate: bool = False
     events: list[Recorded[Any]] = []
 
 
