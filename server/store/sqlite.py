@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -162,6 +163,24 @@ def _migrate(db: sqlite3.Connection) -> None:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
+def _write_ahead_log(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL mode (once per file; then it stays so).
+
+    The switch needs the file to itself. While another connection holds a write lock (a second
+    process migrating the same new file), SQLite refuses it at once rather than waiting, as it
+    does when waiting could deadlock; so the switch is tried again until the busy timeout.
+    """
+    deadline = time.monotonic() + _BUSY_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)  # SQLite's busy handler does not wait here; its own step is 5 ms too
+
+
 class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
@@ -174,7 +193,7 @@ class SqliteStore:
         # Autocommit mode: transactions are opened explicitly where they matter.
         db = sqlite3.connect(self._path, isolation_level=None, timeout=_BUSY_S)
         try:
-            db.execute("PRAGMA journal_mode = WAL")
+            _write_ahead_log(db)
             db.execute("PRAGMA synchronous = NORMAL")
             _migrate(db)
         except BaseException:

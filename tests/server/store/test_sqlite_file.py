@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,30 @@ async def test_a_file_of_a_newer_schema_is_refused_and_left_alone(tmp_path: Path
     with contextlib.closing(sqlite3.connect(path)) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
         assert db.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)
+
+
+async def test_a_store_opening_a_new_file_waits_for_another_process_writing_it(
+    tmp_path: Path,
+) -> None:
+    """Switching a file to WAL mode is refused at once, without SQLite's busy wait, while another
+    connection holds a write lock; the store tries again until its busy timeout."""
+    path = tmp_path / "events.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE other (x)")
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO other VALUES (1)")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        sqlite3.connect(path, timeout=5).execute("PRAGMA journal_mode = WAL")
+    releasing = threading.Timer(0.2, holder.execute, ("COMMIT",))  # the other writer, finishing
+    releasing.start()
+    store = SqliteStore(path)
+    try:
+        await store.ping()
+        await store.create("c", "gil_ennis", now_ms=1)
+        assert [info.id for info in await store.list_campaigns()] == ["c"]
+    finally:
+        releasing.join()
+        holder.close()
+        await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
