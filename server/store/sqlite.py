@@ -4,24 +4,14 @@ Every statement runs on one dedicated worker thread that owns the connection, so
 never blocks and this process's calls are serialised; appends from other processes sharing the
 file are kept apart by ``BEGIN IMMEDIATE`` and the busy timeout.
 
-The file's schema version is SQLite's ``user_version``; opening a file brings it up to
-:data:`SCHEMA_VERSION` in one write transaction (another process opening it at the same moment
-waits, then finds it done):
-
-- 0 → 1: campaigns gain ``listed`` (1 or 0) and a partial index that serves the listed campaigns
-  newest first. Campaigns already in the file are listed unless their ``private`` attribute is
-  ``"1"`` (:func:`~server.store.base.listed_by_default`): the catalog left those out before.
-
-A file of a newer version than this code knows is refused rather than written to.
+The file, its schema and its migrations: :mod:`server.store.sqlite_schema`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sqlite3
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -34,66 +24,22 @@ from server.store.base import (
     CampaignInfo,
     Snapshot,
     StoredEvent,
-    StoreError,
     StoreUnavailable,
     UnknownCampaign,
     VersionConflict,
     check_events,
     forked_info,
-    listed_by_default,
     new_info,
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
+from server.store.sqlite_schema import connect, decode_attrs, immediate
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
-
-_TABLES = (
-    """CREATE TABLE IF NOT EXISTS campaigns (
-        id TEXT PRIMARY KEY,
-        game TEXT NOT NULL,
-        head INTEGER NOT NULL,
-        created_ms INTEGER NOT NULL,
-        updated_ms INTEGER NOT NULL,
-        parent TEXT,
-        fork_version INTEGER NOT NULL,
-        attrs TEXT NOT NULL,
-        listed INTEGER NOT NULL DEFAULT 1
-    )""",
-    "CREATE INDEX IF NOT EXISTS campaigns_newest_first ON campaigns (created_ms DESC, id DESC)",
-    """CREATE TABLE IF NOT EXISTS events (
-        campaign TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        data BLOB NOT NULL,
-        PRIMARY KEY (campaign, version)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS commands (
-        campaign TEXT NOT NULL,
-        command_id TEXT NOT NULL,
-        first INTEGER NOT NULL,
-        last INTEGER NOT NULL,
-        PRIMARY KEY (campaign, command_id)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS snapshots (
-        campaign TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        data BLOB NOT NULL,
-        PRIMARY KEY (campaign, version)
-    ) WITHOUT ROWID""",
-)
-# Made after the tables (and after a file's migration), since it names the ``listed`` column.
-_LISTED_INDEX = (
-    "CREATE INDEX IF NOT EXISTS campaigns_listed_newest_first"
-    " ON campaigns (created_ms DESC, id DESC) WHERE listed = 1"
-)
-
 _INFO_COLUMNS = "id, game, head, created_ms, updated_ms, parent, fork_version, attrs, listed"
-_BUSY_S = 5.0  # how long a write waits for another process to release the file
 
 _encode_attrs = msgspec.json.Encoder().encode
-_decode_attrs = msgspec.json.Decoder(dict[str, str]).decode
 
 InfoRow = tuple[str, str, int, int, int, str | None, int, str, int]
 
@@ -108,7 +54,7 @@ def _parse_info(row: InfoRow) -> CampaignInfo:
         updated_ms=updated_ms,
         parent=parent,
         fork_version=fork_version,
-        attrs=_decode_attrs(attrs),
+        attrs=decode_attrs(attrs),
         listed=bool(listed),
     )
 
@@ -122,65 +68,6 @@ def _info(db: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
     return _parse_info(row)
 
 
-@contextlib.contextmanager
-def _immediate(db: sqlite3.Connection) -> Iterator[None]:
-    """A write transaction that takes the file's write lock before its first read."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.rollback()
-        raise
-    db.commit()
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring the file's schema up to :data:`SCHEMA_VERSION` (a new file: create it)."""
-    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-        return  # the usual case, without taking the write lock
-    with _immediate(db):
-        version: int = db.execute("PRAGMA user_version").fetchone()[0]
-        if version == SCHEMA_VERSION:
-            return
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"The SQLite file has schema version {version}; this server knows versions up"
-                f" to {SCHEMA_VERSION}. Run a newer server on it."
-            )
-        old = db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'"
-        ).fetchone()
-        if old is not None and version == 0:
-            db.execute("ALTER TABLE campaigns ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
-            unlisted = [
-                (campaign_id,)
-                for campaign_id, attrs in db.execute("SELECT id, attrs FROM campaigns")
-                if not listed_by_default(_decode_attrs(attrs))
-            ]
-            db.executemany("UPDATE campaigns SET listed = 0 WHERE id = ?", unlisted)
-        for statement in (*_TABLES, _LISTED_INDEX):
-            db.execute(statement)
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-def _write_ahead_log(db: sqlite3.Connection) -> None:
-    """Switch the file to WAL mode (once per file; then it stays so).
-
-    The switch needs the file to itself. While another connection holds a write lock (a second
-    process migrating the same new file), SQLite refuses it at once rather than waiting, as it
-    does when waiting could deadlock; so the switch is tried again until the busy timeout.
-    """
-    deadline = time.monotonic() + _BUSY_S
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise
-        time.sleep(0.005)  # SQLite's busy handler does not wait here; its own step is 5 ms too
-
-
 class SqliteStore:
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
@@ -188,22 +75,9 @@ class SqliteStore:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         self._closed = False
 
-    def _open(self) -> sqlite3.Connection:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: transactions are opened explicitly where they matter.
-        db = sqlite3.connect(self._path, isolation_level=None, timeout=_BUSY_S)
-        try:
-            _write_ahead_log(db)
-            db.execute("PRAGMA synchronous = NORMAL")
-            _migrate(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
-
     def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
         if self._db is None:
-            self._db = self._open()
+            self._db = connect(self._path)
         return work(self._db)
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -219,7 +93,7 @@ class SqliteStore:
         first = info.head - len(events) + 1
 
         def work(db: sqlite3.Connection) -> None:
-            with _immediate(db):
+            with immediate(db):
                 try:
                     db.execute(
                         f"INSERT INTO campaigns ({_INFO_COLUMNS})"
@@ -293,7 +167,7 @@ class SqliteStore:
         check_events(events)
 
         def work(db: sqlite3.Connection) -> AppendResult:
-            with _immediate(db):
+            with immediate(db):
                 row = db.execute(
                     "SELECT head FROM campaigns WHERE id = ?", (campaign_id,)
                 ).fetchone()
@@ -359,7 +233,7 @@ class SqliteStore:
 
     async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None:
         def work(db: sqlite3.Connection) -> None:
-            with _immediate(db):
+            with immediate(db):
                 _info(db, campaign_id)
                 db.execute(
                     "INSERT OR REPLACE INTO snapshots (campaign, version, data) VALUES (?, ?, ?)",

@@ -19,7 +19,8 @@ from server.store.base import (
     StoreUnavailable,
     VersionConflict,
 )
-from server.store.sqlite import SCHEMA_VERSION, SqliteStore
+from server.store.sqlite import SqliteStore
+from server.store.sqlite_schema import SCHEMA_VERSION
 
 # The campaigns table as files of schema version 0 have it (before ``listed``).
 VERSION_0_CAMPAIGNS = """

@@ -1,0 +1,144 @@
+"""The embedded store's file: its tables, its schema version, and opening it.
+
+The file's schema version is SQLite's ``user_version``; opening a file brings it up to
+:data:`SCHEMA_VERSION` in one write transaction (another process opening it at the same moment
+waits, then finds it done):
+
+- 0 → 1: campaigns gain ``listed`` (1 or 0) and a partial index that serves the listed campaigns
+  newest first. Campaigns already in the file are listed unless their ``private`` attribute is
+  ``"1"`` (:func:`~server.store.base.listed_by_default`): the catalog left those out before.
+
+A file of a newer version than this code knows is refused rather than written to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+
+from server.store.base import StoreError, listed_by_default
+
+SCHEMA_VERSION = 1
+
+_TABLES = (
+    """CREATE TABLE IF NOT EXISTS campaigns (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        head INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        parent TEXT,
+        fork_version INTEGER NOT NULL,
+        attrs TEXT NOT NULL,
+        listed INTEGER NOT NULL DEFAULT 1
+    )""",
+    "CREATE INDEX IF NOT EXISTS campaigns_newest_first ON campaigns (created_ms DESC, id DESC)",
+    """CREATE TABLE IF NOT EXISTS events (
+        campaign TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (campaign, version)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS commands (
+        campaign TEXT NOT NULL,
+        command_id TEXT NOT NULL,
+        first INTEGER NOT NULL,
+        last INTEGER NOT NULL,
+        PRIMARY KEY (campaign, command_id)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        campaign TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (campaign, version)
+    ) WITHOUT ROWID""",
+)
+# Made after the tables (and after a file's migration), since it names the ``listed`` column.
+_LISTED_INDEX = (
+    "CREATE INDEX IF NOT EXISTS campaigns_listed_newest_first"
+    " ON campaigns (created_ms DESC, id DESC) WHERE listed = 1"
+)
+
+BUSY_S = 5.0
+"""How long a write waits for another process to release the file."""
+
+decode_attrs = msgspec.json.Decoder(dict[str, str]).decode
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """The file at ``path`` (made if missing) in WAL mode, migrated to :data:`SCHEMA_VERSION`,
+    in autocommit mode: transactions are opened explicitly where they matter."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_S)
+    try:
+        _write_ahead_log(db)
+        db.execute("PRAGMA synchronous = NORMAL")
+        _migrate(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+@contextlib.contextmanager
+def immediate(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction that takes the file's write lock before its first read."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring the file's schema up to :data:`SCHEMA_VERSION` (a new file: create it)."""
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return  # the usual case, without taking the write lock
+    with immediate(db):
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The SQLite file has schema version {version}; this server knows versions up"
+                f" to {SCHEMA_VERSION}. Run a newer server on it."
+            )
+        old = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'"
+        ).fetchone()
+        if old is not None and version == 0:
+            db.execute("ALTER TABLE campaigns ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
+            unlisted = [
+                (campaign_id,)
+                for campaign_id, attrs in db.execute("SELECT id, attrs FROM campaigns")
+                if not listed_by_default(decode_attrs(attrs))
+            ]
+            db.executemany("UPDATE campaigns SET listed = 0 WHERE id = ?", unlisted)
+        for statement in (*_TABLES, _LISTED_INDEX):
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _write_ahead_log(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL mode (once per file; then it stays so).
+
+    The switch needs the file to itself. While another connection holds a write lock (a second
+    process migrating the same new file), SQLite refuses it at once rather than waiting, as it
+    does when waiting could deadlock; so the switch is tried again until the busy timeout.
+    """
+    deadline = time.monotonic() + BUSY_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)  # SQLite's busy handler does not wait here; its own step is 5 ms too
