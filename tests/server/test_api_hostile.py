@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import select
 import socket
 import time
 from typing import Any
@@ -190,9 +191,13 @@ def _post_chunked(live: Live, path: str, chunk: bytes, most: int) -> tuple[bytes
                 break
             try:
                 conn.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
-            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
-                time.sleep(0.01)  # the server's buffers are full: it stopped reading
+            except BlockingIOError:
+                # The server's buffers are full (it stopped reading): wait for its answer or for
+                # room to send, whichever comes first.
+                select.select([conn], [conn], [], ANSWER_S)
                 continue
+            except (BrokenPipeError, ConnectionResetError):
+                break  # the server closed its side: what it answered is read below
             sent += len(chunk)
         conn.setblocking(True)
         if not answer:

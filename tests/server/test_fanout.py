@@ -4,7 +4,6 @@ watches it, however joins and leaves of the same campaign interleave."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from server.fanout import AUDIT_PER_SECOND, Hub, Watcher, audit_period
 from server.service import CampaignService
@@ -13,34 +12,9 @@ from server.store.memory import MemoryStore
 from server.ws.frames import JSON_FRAMES
 from server.ws.outbox import Frame, Outbox
 from tests.support import dice_race
-
-SETTLE_TURNS = 30  # loop turns after which every task is parked or done
+from tests.support.gated_store import WAIT_S, GatedStore, until
 
 dice_race.register()
-
-
-class GatedStore:
-    """A store whose calls wait while the gate is closed."""
-
-    def __init__(self, inner: MemoryStore) -> None:
-        self.inner = inner
-        self.open = asyncio.Event()
-        self.open.set()
-        self.waiting = 0
-
-    def changes(self) -> Any:
-        raise AssertionError("the hub gets its feed from the test")
-
-    def __getattr__(self, name: str) -> Any:
-        target = getattr(self.inner, name)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            self.waiting += 1
-            await self.open.wait()
-            self.waiting -= 1
-            return await target(*args, **kwargs)
-
-        return call
 
 
 class Subscriptions:
@@ -52,6 +26,8 @@ class Subscriptions:
         self.calls: list[str] = []
         self.unwatch_may_finish = asyncio.Event()
         self.unwatch_may_finish.set()
+        self.unwatching = asyncio.Event()
+        """Set once an unsubscription has begun (and waits for ``unwatch_may_finish``)."""
 
     async def watch(self, campaign_id: str) -> None:
         self.calls.append("watch")
@@ -59,6 +35,7 @@ class Subscriptions:
 
     async def unwatch(self, campaign_id: str) -> None:
         self.calls.append("unwatch")
+        self.unwatching.set()
         await self.unwatch_may_finish.wait()
         self.watched.discard(campaign_id)
 
@@ -77,14 +54,9 @@ async def _never() -> None:
     raise AssertionError("the test's outbox never lags")
 
 
-async def settle() -> None:
-    for _ in range(SETTLE_TURNS):
-        await asyncio.sleep(0)  # lets every task run until it waits on the test
-
-
 async def setup() -> tuple[GatedStore, Subscriptions, Hub, str]:
     store = GatedStore(MemoryStore())
-    service = CampaignService(store)  # type: ignore[arg-type]
+    service = CampaignService(store)
     feed = Subscriptions()
     hub = Hub(service.heads, feed)
     created = await service.create("dice-race", seats=["red", "blue"])
@@ -100,12 +72,11 @@ async def join(hub: Hub, campaign_id: str) -> Watcher:
 async def test_a_socket_that_joins_while_the_last_watcher_leaves_stays_subscribed() -> None:
     store, feed, hub, cid = await setup()
     first = await join(hub, cid)
-    store.open.clear()  # the second join's catch-up read waits at the store ...
+    reading = store.hold("read", cid)  # the second join's catch-up read waits at the store ...
     joining = asyncio.create_task(join(hub, cid))
-    await settle()
-    assert store.waiting == 1
+    await reading.reached()
     await hub.leave(first)  # ... while the only joined socket leaves
-    store.open.set()
+    reading.open()
     second = await joining
     assert feed.watched == {cid}, feed.calls
     await hub.leave(second)
@@ -117,9 +88,10 @@ async def test_a_join_waits_for_an_unsubscription_still_under_way() -> None:
     first = await join(hub, cid)
     feed.unwatch_may_finish.clear()
     leaving = asyncio.create_task(hub.leave(first))
-    await settle()
+    await asyncio.wait_for(feed.unwatching.wait(), WAIT_S)
     joining = asyncio.create_task(join(hub, cid))
-    await settle()
+    # The join registers itself before its first wait, which is on the unsubscription.
+    await until(lambda: cid in hub._joining)
     feed.unwatch_may_finish.set()
     await leaving
     second = await joining

@@ -13,7 +13,6 @@ Three ways to lose writes, each on a private ``redis-server``:
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 import uuid
@@ -271,4 +270,3 @@ async def test_truncation_helper_leaves_a_store_the_append_script_accepts(tmp_pa
             acted = await fresh.act(created.id, "player", "hold", expected_version=3)
             assert acted.last == 4
             assert (await fresh.verify(created.id)).ok
-        await asyncio.sleep(0)

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 from server.store.base import EventStore
 from server.store.feed import ChangeFeed, LocalFeed
 
 WAIT_S = 5.0
+
+
+async def until(done: Callable[[], bool], timeout: float = WAIT_S) -> None:
+    """Let the other tasks run until ``done()`` holds, for at most ``timeout`` seconds: for a
+    state no gate or event announces (a task parked on something of the code under test)."""
+    async with asyncio.timeout(timeout):
+        while not done():
+            await asyncio.sleep(0)  # one turn of the loop, then look again
 
 
 class Gate:

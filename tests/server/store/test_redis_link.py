@@ -59,6 +59,15 @@ async def test_an_error_reply_goes_to_its_own_caller_only(link: Link) -> None:
     assert isinstance(broken, redis.exceptions.ResponseError)
 
 
+async def blocked_in(admin: redis.asyncio.Redis, name: str, command: str) -> None:
+    """Wait (bounded) until Redis lists the connection ``name`` as running ``command``."""
+    async with asyncio.timeout(WAIT_S):
+        while True:
+            clients = await admin.client_list()
+            if any(c.get("name") == name and c.get("cmd") == command for c in clients):
+                return
+
+
 async def test_a_killed_connection_fails_what_was_in_flight_then_reconnects(
     redis_url: str,
 ) -> None:
@@ -69,7 +78,7 @@ async def test_a_killed_connection_fails_what_was_in_flight_then_reconnects(
         assert await link.execute("PING") in (b"PONG", True)
         (entry,) = [c for c in await admin.client_list() if c.get("name") == name]
         waiting = asyncio.create_task(link.execute("BLPOP", f"tt-test-nothing-{name}", 0))
-        await asyncio.sleep(0.05)  # the blocking command reaches Redis before the kill
+        await blocked_in(admin, name, "blpop")  # the command reached Redis before the kill
         await admin.client_kill_filter(_id=entry["id"])
         with pytest.raises(redis.exceptions.ConnectionError):
             await asyncio.wait_for(waiting, WAIT_S)
