@@ -287,6 +287,35 @@ class CampaignAbandoned(msgspec.Struct, frozen=True, tag="eila/campaign_abandone
     chapter: int
 
 
+ChapterElementEvent = (
+    DestinationSet
+    | SupportAcquired
+    | DieAcquired
+    | ClauseChecked
+    | CombatBegan
+    | CombatRolled
+    | EnergySpent
+    | CombatResolved
+    | AbilityUsed
+    | QuizDrawn
+    | QuizAnswered
+    | MineLaidOut
+    | TileFlipped
+    | Moved
+    | MoveEnded
+    | LocationCovered
+    | MarketDrawn
+    | CardBought
+    | BuyingEnded
+    | LocationActionChosen
+    | TrailAdvanced
+    | DawnPeeked
+    | DawnChosen
+)
+"""The events of support cards, combat, quizzes, the mine, markets, the trail and the pocket
+watch: :mod:`domain.eila.rules.evolve_more` applies them."""
+
+
 EilaEvent = (
     ChapterOpened
     | HabitArranged
@@ -313,29 +342,7 @@ EilaEvent = (
     | Converted
     | Discarded
     | FrameDone
-    | DestinationSet
-    | SupportAcquired
-    | DieAcquired
-    | ClauseChecked
-    | CombatBegan
-    | CombatRolled
-    | EnergySpent
-    | CombatResolved
-    | AbilityUsed
-    | QuizDrawn
-    | QuizAnswered
-    | MineLaidOut
-    | TileFlipped
-    | Moved
-    | MoveEnded
-    | LocationCovered
-    | MarketDrawn
-    | CardBought
-    | BuyingEnded
-    | LocationActionChosen
-    | TrailAdvanced
-    | DawnPeeked
-    | DawnChosen
+    | ChapterElementEvent
     | AbandonAsked
     | AbandonWithdrawn
     | CampaignAbandoned

@@ -12,6 +12,7 @@ from domain.eila.events import (
     AbilityUsed,
     BuyingEnded,
     CardBought,
+    ChapterElementEvent,
     ClauseChecked,
     CombatBegan,
     CombatResolved,
@@ -39,31 +40,6 @@ from domain.eila.rules.mine import MOVES, grid_at
 from domain.eila.rules.storage import changed
 from domain.eila.state import Combat, Deck, EilaState, MineState
 
-MoreEvent = (
-    DestinationSet
-    | SupportAcquired
-    | DieAcquired
-    | ClauseChecked
-    | CombatBegan
-    | CombatRolled
-    | EnergySpent
-    | CombatResolved
-    | AbilityUsed
-    | QuizDrawn
-    | QuizAnswered
-    | MineLaidOut
-    | TileFlipped
-    | Moved
-    | MoveEnded
-    | LocationCovered
-    | MarketDrawn
-    | CardBought
-    | BuyingEnded
-    | LocationActionChosen
-    | TrailAdvanced
-    | DawnPeeked
-    | DawnChosen
-)
 DARK_FEAR = (Effect("gain", resource="fear", amount=1),)
 """What entering (or passing) a dark area of the mine does."""
 
@@ -127,7 +103,7 @@ def _used(pack: ContentPack, state: EilaState, card: str) -> EilaState:
     return touch(replace(state, combat=combat))
 
 
-def evolve(pack: ContentPack, state: EilaState, event: MoreEvent) -> EilaState:
+def evolve(pack: ContentPack, state: EilaState, event: ChapterElementEvent) -> EilaState:
     match event:
         case DestinationSet(destination=destination):
             return advance(set_place(state, destination))
