@@ -128,6 +128,22 @@ async def state_version(http: httpx.AsyncClient, live: Live, cid: str) -> int:
     return version
 
 
+@contextlib.asynccontextmanager
+async def player_and_watchers(
+    a: Live, b: Live, cid: str, token: str
+) -> AsyncIterator[tuple[Socket, Socket, Socket]]:
+    """The player's socket and a watcher's on ``a``, another watcher's on ``b``, all welcomed."""
+    async with (
+        socket_to(a, cid) as player,
+        socket_to(a, cid) as here,
+        socket_to(b, cid) as there,
+    ):
+        await player.hello(token)
+        await here.hello()
+        await there.hello()
+        yield player, here, there
+
+
 async def test_a_quiet_campaign_moved_back_converges_everywhere(tmp_path: Path) -> None:
     prefix = f"tt-{uuid.uuid4().hex[:8]}"
     with (
@@ -175,14 +191,7 @@ async def test_new_events_at_versions_the_caches_hold_reach_every_socket(tmp_pat
     ):
         async with httpx.AsyncClient(timeout=10) as http:
             cid, token = await create(http, a)
-            async with (
-                socket_to(a, cid) as player,
-                socket_to(a, cid) as here,
-                socket_to(b, cid) as there,
-            ):
-                await player.hello(token)
-                await here.hello()
-                await there.hello()
+            async with player_and_watchers(a, b, cid, token) as (player, here, there):
                 version = await play(player, 2, 6, "x")
                 for socket in (here, there):
                     await socket.updates_until(version)
@@ -215,14 +224,7 @@ async def test_redis_restored_from_an_older_append_only_file_converges(tmp_path:
     ):
         async with httpx.AsyncClient(timeout=10) as http:
             cid, token = await create(http, a)
-            async with (
-                socket_to(a, cid) as player,
-                socket_to(a, cid) as here,
-                socket_to(b, cid) as there,
-            ):
-                await player.hello(token)
-                await here.hello()
-                await there.hello()
+            async with player_and_watchers(a, b, cid, token) as (player, here, there):
                 version = await play(player, 2, 3, "x")
                 assert version == 5
                 for socket in (here, there):
