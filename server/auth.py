@@ -12,8 +12,11 @@ from collections.abc import Mapping, Sequence
 from hashlib import sha256
 
 from server.errors import ApiError
+from server.store.base import PRIVATE_ATTR
 
-PRIVATE = "private"
+PRIVATE = PRIVATE_ATTR
+"""The attribute (``"1"``) that makes a campaign private: seats only, and out of the catalog
+(the store also reads it, for campaigns stored before it kept ``listed``)."""
 TOKEN_PREFIX = "token:"
 
 
