@@ -91,10 +91,12 @@ def running(app: Starlette) -> Iterator[Live]:
 
 @pytest.fixture
 def live(redis_url: str) -> Iterator[Live]:
-    """The real server on the real Redis, under a key prefix of its own that is deleted after."""
+    """The real server on the real Redis, under a key prefix of its own that is deleted after.
+
+    Its campaigns share one salt, so a test's seeded campaign plays the same game on every run."""
     prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
     store = RedisStore.from_url(redis_url, prefix=prefix)
-    app = create_app(CampaignService(store), close_store=True)
+    app = create_app(CampaignService(store, fresh=OneSalt()), close_store=True)
     try:
         with running(app) as server:
             server.redis_url, server.prefix = redis_url, prefix
