@@ -83,6 +83,7 @@ def serve(settings: Settings) -> None:
         port=settings.port,
         # uvicorn's own limit sits above the app's, so the app is the one that answers an
         # oversized frame (close code 1009) and a runaway frame is still cut off early.
+        ws=settings.ws_protocol,
         ws_max_size=MAX_FRAME * 4,
         ws_per_message_deflate=settings.ws_compression,
         ws_ping_interval=settings.ws_ping_interval_s,

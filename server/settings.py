@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -56,6 +56,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How often the server pings a socket to find peers that vanished (one that does not answer
     within as long again is closed); each ping costs CPU per socket, which adds up with tens of
     thousands of idle sockets."""
+    ws_protocol: Literal["websockets-sansio", "websockets", "wsproto"] = "websockets"
+    """uvicorn's implementation of the socket protocol."""
     ws_compression: bool = False
     """permessage-deflate on sockets: smaller frames for much more CPU; frames are small."""
     limit_creations: str = "60/minute"
