@@ -26,6 +26,7 @@ from server.store.redis import RedisStore
 from server.throttle import Throttle
 from server.timelines import Timelines
 from server.web import WEB_ROOT, WebClient
+from server.ws.direct import DirectSockets
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
 
@@ -120,7 +121,11 @@ def create_app(
     # Level 6: nearly the size of 9 for a fraction of the CPU. The middleware leaves WebSocket
     # scopes alone, so frames are never touched; small answers (actions) stay uncompressed.
     gzip = Middleware(GZipMiddleware, minimum_size=512, compresslevel=6)
-    app = Starlette(routes=served, lifespan=lifespan, middleware=[gzip])
+    # Sockets skip the layers below, which hold a frame per socket for nothing (see its module);
+    # their routes stay in the table for the API description and url_path_for.
+    sockets = [route for route in table if isinstance(route, WebSocketRoute)]
+    direct = Middleware(DirectSockets, routes=sockets)
+    app = Starlette(routes=served, lifespan=lifespan, middleware=[direct, gzip])
     app.state.ctx = ctx
     app.state.openapi = openapi.build(table)
     return app

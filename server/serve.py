@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -73,6 +74,19 @@ def browser_url(settings: Settings) -> str:
     return f"http://{host}:{settings.port}/"
 
 
+def socket_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's socket options for ``settings`` (tests serve with these too)."""
+    return dict(
+        ws=settings.ws_protocol,
+        # uvicorn's own limit sits above the app's, so the app is the one that answers an
+        # oversized frame (close code 1009) and a runaway frame is still cut off early.
+        ws_max_size=MAX_FRAME * 4,
+        ws_per_message_deflate=settings.ws_compression,
+        ws_ping_interval=settings.ws_ping_interval_s,
+        ws_ping_timeout=settings.ws_ping_interval_s,
+    )
+
+
 def serve(settings: Settings) -> None:
     settings.check()
     logs.configure(settings.log_format)
@@ -81,13 +95,7 @@ def serve(settings: Settings) -> None:
     options = dict(
         host=settings.host,
         port=settings.port,
-        # uvicorn's own limit sits above the app's, so the app is the one that answers an
-        # oversized frame (close code 1009) and a runaway frame is still cut off early.
-        ws=settings.ws_protocol,
-        ws_max_size=MAX_FRAME * 4,
-        ws_per_message_deflate=settings.ws_compression,
-        ws_ping_interval=settings.ws_ping_interval_s,
-        ws_ping_timeout=settings.ws_ping_interval_s,
+        **socket_options(settings),
         log_config=logs.config(settings.log_format),
         log_level="info",
         proxy_headers=True,
@@ -102,9 +110,9 @@ def serve(settings: Settings) -> None:
                     "server.serve:app_from_environment",
                     factory=True,
                     workers=settings.workers,
-                    **options,  # type: ignore[arg-type]
+                    **options,
                 )
             finally:
                 del os.environ[MULTIPROC_DIR]
     else:
-        uvicorn.run(build_app(settings), **options)  # type: ignore[arg-type]
+        uvicorn.run(build_app(settings), **options)
