@@ -21,7 +21,7 @@ from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.domain.eila.helpers import Table
-from tests.server.conftest import OneSalt, running
+from tests.server.conftest import Reproducible, running
 
 CONTENT: dict[str, Any] = msgspec.to_builtins(box(GAME.pack))
 MOST_ACTIONS = 120
@@ -132,7 +132,7 @@ def test_markets_and_the_trail_show_their_cards_prices_and_location() -> None:
 
 async def test_the_terminal_client_draws_the_mine_of_a_chapter_three_campaign() -> None:
     screen: list[str] = []
-    with running(create_app(CampaignService(MemoryStore(), fresh=OneSalt()))) as live:
+    with running(create_app(CampaignService(MemoryStore(), fresh=Reproducible()))) as live:
         options = {"chapter": 3}
         campaign, token = await start(
             live.http, "eila", seed=4, options=options, write=screen.append

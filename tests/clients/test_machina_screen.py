@@ -22,7 +22,7 @@ from domain.machina import GAME
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.conftest import Live, OneSalt, running
+from tests.server.conftest import Live, Reproducible, running
 
 ROOT = Path(__file__).resolve().parents[2]
 GRID_ROW = re.compile(r"^\s+(-?\d+)((?:  .)+)$")
@@ -137,7 +137,7 @@ def test_actions_are_listed_under_their_kinds() -> None:
 
 @pytest.fixture
 def server() -> Iterator[Live]:
-    with running(create_app(CampaignService(MemoryStore(), fresh=OneSalt()))) as live:
+    with running(create_app(CampaignService(MemoryStore(), fresh=Reproducible()))) as live:
         yield live
 
 

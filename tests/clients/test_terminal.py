@@ -17,7 +17,7 @@ import pytest
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.conftest import Live, OneSalt, free_port, running
+from tests.server.conftest import Live, Reproducible, free_port, running
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 7
@@ -38,7 +38,7 @@ def number_of(screen: str, label: str) -> str:
 
 @pytest.fixture
 def server() -> Iterator[Live]:
-    with running(create_app(CampaignService(MemoryStore(), fresh=OneSalt()))) as live:
+    with running(create_app(CampaignService(MemoryStore(), fresh=Reproducible()))) as live:
         yield live
 
 

@@ -20,13 +20,17 @@ from starlette.applications import Starlette
 from websockets.asyncio.client import ClientConnection, connect
 
 from clients.replica import Replica
+from domain.core.rng import word
 from server.app import create_app
 from server.fresh import Fresh
+from server.serve import socket_options
 from server.service import CampaignService
+from server.settings import Settings
 from server.store.redis import RedisStore
 from tests.redis_support import delete_prefix
 
 READY_TIMEOUT_S = 20.0
+REPRODUCIBLE_SEED = 7
 RECV_TIMEOUT_S = 10.0
 
 
@@ -52,10 +56,17 @@ def wait_ready(base: str, *, timeout: float = READY_TIMEOUT_S, path: str = "/hea
     raise TimeoutError(f"{base}{path} did not answer within {timeout} s (last: {last!r}).")
 
 
-class OneSalt(Fresh):
-    """Fresh ids and seeds, but one salt for every campaign (shaped like a real one: 16 hex
-    digits). Chance is keyed by the seed and the salt together, so with this a test's seeded
-    campaign plays the same game on every run."""
+class Reproducible(Fresh):
+    """Fresh campaign ids, but seeds counted from a fixed start and one salt for every campaign
+    (shaped like a real one: 16 hex digits). Chance is keyed by the seed and the salt together,
+    so a test's campaigns play the same games on every run, seeded or not."""
+
+    def __init__(self) -> None:
+        self._seeds = 0
+
+    def seed(self) -> int:
+        self._seeds += 1
+        return word(REPRODUCIBLE_SEED, self._seeds)
 
     def salt(self) -> str:
         return "7e57" * 4
@@ -77,7 +88,14 @@ class Live:
 def running(app: Starlette) -> Iterator[Live]:
     """Serve ``app`` with uvicorn in a thread until the block ends."""
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        **socket_options(Settings()),  # as `tabletale serve` serves sockets
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)
     thread.start()
@@ -93,10 +111,10 @@ def running(app: Starlette) -> Iterator[Live]:
 def live(redis_url: str) -> Iterator[Live]:
     """The real server on the real Redis, under a key prefix of its own that is deleted after.
 
-    Its campaigns share one salt, so a test's seeded campaign plays the same game on every run."""
+    Its campaigns are :class:`Reproducible`: a test plays the same games on every run."""
     prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
     store = RedisStore.from_url(redis_url, prefix=prefix)
-    app = create_app(CampaignService(store, fresh=OneSalt()), close_store=True)
+    app = create_app(CampaignService(store, fresh=Reproducible()), close_store=True)
     try:
         with running(app) as server:
             server.redis_url, server.prefix = redis_url, prefix

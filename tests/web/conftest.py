@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.conftest import Live, OneSalt, running
+from tests.server.conftest import Live, Reproducible, running
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -64,7 +64,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def server() -> Iterator[Live]:
-    app = create_app(CampaignService(MemoryStore(), fresh=OneSalt()))
+    app = create_app(CampaignService(MemoryStore(), fresh=Reproducible()))
     with running(app) as live:
         yield live
 

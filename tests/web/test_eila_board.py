@@ -26,7 +26,7 @@ from domain.eila.view_areas import ElementArea, HeldCard, LocationView, MarketVi
 from server.app import create_app
 from server.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.conftest import Live, OneSalt, running
+from tests.server.conftest import Live, Reproducible, running
 from tests.web.conftest import create, open_as, screenshot, version_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ class Table:
 @pytest.fixture
 def table() -> Iterator[Table]:
     store = MemoryStore()
-    with running(create_app(CampaignService(store, fresh=OneSalt()))) as live:
+    with running(create_app(CampaignService(store, fresh=Reproducible()))) as live:
         yield Table(live, store)
 
 
