@@ -185,3 +185,86 @@ def test_every_view_of_recorded_expeditions_is_drawn(server: Live, page: Page) -
             views,
         )
         assert problems == [], f"{scenario}: {problems[:5]}"
+
+
+def _recorded_choices(scenario: str, seat: str, tags: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Each view of a recorded expedition at which ``seat`` may take an action tagged one of
+    ``tags``, with all of that seat's legal actions then."""
+    recording = next(
+        r for _, r in streams.recordings() if (r.game, r.scenario) == ("machina", scenario)
+    )
+    found = []
+    state = None
+    for _, event in streams.decoded(GAME, recording):
+        state = evolve(GAME, state, event)
+        if state.phase == "setup":
+            continue
+        legal = [{"id": a.id, "label": a.label} for a in GAME.legal_actions(state, seat)]
+        if any(action["id"].split(":")[0] in tags for action in legal):
+            found.append({"view": msgspec.to_builtins(GAME.view(state, seat)), "legal": legal})
+    return found
+
+
+def test_exploring_and_connecting_a_tile_are_buttons_on_the_sides_they_go_through(
+    server: Live, page: Page
+) -> None:
+    """Every explore and place-tile action of two recorded expeditions is a button across the
+    middle of the side of the tile it names (the explorer's own tile when exploring, the anchor
+    when connecting), laid out in the browser where that side is drawn."""
+    page.goto(server.http + "/")
+    expect(page.locator("form.game-card")).not_to_have_count(0)
+    for scenario in ("duo-heuristic", "trio-random"):
+        choices = _recorded_choices(scenario, "ada", ("explore", "place-tile"))
+        assert any(c["view"]["phase"] == "placing" for c in choices), scenario
+        assert any(c["view"]["phase"] == "explorers" for c in choices), scenario
+        problems = page.evaluate(
+            """async (choices) => {
+              const board = await import("/boards/machina.js");
+              const { ActionSink } = await import("/boards/common.js");
+              const found = [];
+              choices.forEach(({ view, legal }, i) => {
+                const node = board.render({ view, seat: "ada", seats: view.seats, content: {},
+                  info: null, sink: new ActionSink(legal, { act: null, busy: false }),
+                  memory: new Map(), live: true });
+                document.body.replaceChildren(node);
+                const me = view.explorers.find((who) => who.id === "ada");
+                const byOrder = new Map(view.tiles.map((tile) => [String(tile.order), tile]));
+                for (const action of legal) {
+                  const [tag, ...rest] = action.id.split(":");
+                  if (tag !== "explore" && tag !== "place-tile") continue;
+                  const side = tag === "explore" ? rest[0] : rest[1];
+                  const tile = tag === "explore"
+                    ? view.tiles.find((t) => me.x >= t.x && me.x < t.x + t.width
+                        && me.y >= t.y && me.y < t.y + t.height)
+                    : byOrder.get(rest[0]);
+                  const button = node.querySelector(`button.on-side[data-action="${action.id}"]`);
+                  if (!button) { found.push(`${i}: ${action.id} is not on the map`); continue; }
+                  const { tile: onTile, side: onSide } = button.dataset;
+                  if (onTile !== tile.tile || onSide !== side) {
+                    found.push(`${i}: ${action.id} is on ${onTile}/${onSide}`);
+                  }
+                  const drawn = node
+                    .querySelector(`.m-tile[data-tile="${tile.tile}"] rect.tile-ground`)
+                    .getBoundingClientRect();
+                  const box = button.getBoundingClientRect();
+                  const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+                  const middle = {
+                    n: [drawn.left + drawn.width / 2, drawn.top],
+                    s: [drawn.left + drawn.width / 2, drawn.bottom],
+                    w: [drawn.left, drawn.top + drawn.height / 2],
+                    e: [drawn.right, drawn.top + drawn.height / 2],
+                  }[side];
+                  if (Math.abs(x - middle[0]) > 2 || Math.abs(y - middle[1]) > 2) {
+                    found.push(`${i}: ${action.id} at ${x},${y}, its side's middle at ${middle}`);
+                  }
+                  if (node.querySelectorAll(`[data-action="${action.id}"]`).length !== 1) {
+                    found.push(`${i}: ${action.id} is offered twice`);
+                  }
+                }
+              });
+              document.body.replaceChildren();
+              return found;
+            }""",
+            choices,
+        )
+        assert problems == [], f"{scenario}: {problems[:5]}"

@@ -5,13 +5,15 @@
 //
 // Everything comes from the view: `map` draws the spaces (one string per row from `map_x`,
 // `map_y`), `tiles` outline the tiles, and the units stand on their `x`, `y`. Moves, attacks and
-// interactions are buttons on the spaces they act on; the rest sit by the explorer or the map.
+// interactions are buttons on the spaces they act on, exploring and connecting the chapter tile
+// buttons on the tile sides the new tile goes beyond; the rest sit by the explorer or the map.
 
 import { h, humanize, plural, s } from "../dom.js";
 import { chip, panel } from "./common.js";
 
 const CELL = 44;
 const PAD = 12;
+const SIDE_BUTTON = 0.7; // an explore or connect button's size, in spaces, across a tile's side
 const ZOOM = 1.6; // at most this many pixels per unit of the drawing, so one tile is not a poster
 const SLIDER_TOP = 8; // the highest rating a slider shows unless a chapter prints a higher one
 const STEPS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
@@ -142,10 +144,52 @@ function overlay(ctx, geo, action, x, y, glyph, className) {
   return button;
 }
 
+// A button laid across the middle of `side` of `tile`: exploring through that side, or connecting
+// the chapter tile to it, puts the new tile beyond it.
+function onSide(ctx, geo, action, tile, side, className) {
+  const [px, py] = geo.at(tile.x, tile.y);
+  const width = tile.width * CELL;
+  const height = tile.height * CELL;
+  const middles = { n: [px + width / 2, py], s: [px + width / 2, py + height], w: [px, py + height / 2], e: [px + width, py + height / 2] };
+  const [cx, cy] = middles[side];
+  const size = SIDE_BUTTON * CELL;
+  const button = ctx.sink.button(action, h("span", { class: "glyph", "aria-hidden": "true" }, `+${ARROWS[side]}`));
+  button.classList.add("on-side", className);
+  button.dataset.tile = tile.tile;
+  button.dataset.side = side;
+  button.style.left = `${(100 * (cx - size / 2)) / geo.width}%`;
+  button.style.top = `${(100 * (cy - size / 2)) / geo.height}%`;
+  button.style.width = `${(100 * size) / geo.width}%`;
+  button.style.height = `${(100 * size) / geo.height}%`;
+  return button;
+}
+
+function tileAt(view, x, y) {
+  return (view.tiles || []).find((tile) =>
+    x >= tile.x && x < tile.x + tile.width && y >= tile.y && y < tile.y + tile.height);
+}
+
+function sideButtons(ctx, geo, me) {
+  const { view, sink } = ctx;
+  const buttons = [];
+  const here = me ? tileAt(view, me.x, me.y) : null;
+  if (here) {
+    for (const action of sink.tagged("explore")) {
+      buttons.push(onSide(ctx, geo, action, here, action.id.split(":")[1], "explore-here"));
+    }
+  }
+  const byOrder = new Map((view.tiles || []).map((tile) => [String(tile.order), tile]));
+  for (const action of sink.take((a) => a.id.startsWith("place-tile:") && byOrder.has(a.id.split(":")[1]))) {
+    const [, anchor, side] = action.id.split(":");
+    buttons.push(onSide(ctx, geo, action, byOrder.get(anchor), side, "place-here"));
+  }
+  return buttons;
+}
+
 function spaceButtons(ctx, geo) {
   const { view, sink } = ctx;
   const me = (view.explorers || []).find((who) => who.id === ctx.seat && who.status === "map");
-  const buttons = [];
+  const buttons = sideButtons(ctx, geo, me);
   if (me) {
     for (const action of sink.tagged("move")) {
       const [dx, dy] = STEPS[action.id.split(":")[1]] || [0, 0];
@@ -206,7 +250,8 @@ function grid(ctx) {
   const legend = h("p", { class: "grid-legend muted small" },
     h("span", { class: "key key-spawn" }, "S spawn point"), h("span", { class: "key key-entry" }, "entry token"),
     h("span", { class: "key key-exit" }, "exit token"), h("span", { class: "key key-action" }, "⚙ mechanism · ⌕ search"),
-    h("span", { class: "key key-unexplored" }, "unexplored side"));
+    h("span", { class: "key key-unexplored" }, "unexplored side"),
+    h("span", { class: "key key-side" }, "+ explore or connect a tile here"));
   return h("div", { class: "machina-map" },
     h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px` }, svg, buttons),
     legend);
@@ -330,14 +375,16 @@ function decksPanel(ctx) {
     h("p", { class: "muted small" }, `The play area holds ${view.area_halves} of ${view.area_limit} half map tiles.`));
 }
 
-function turnPanel(ctx) {
+function turnPanel(ctx, map) {
   const { sink, view } = ctx;
   const placing = sink.tagged("place-tile");
   const turn = sink.tagged("explore", "exit", "end-turn");
-  if (!placing.length && !turn.length) return null;
+  const connecting = Boolean(map.querySelector("button.place-here"));
+  if (!placing.length && !turn.length && !connecting) return null;
   return h("div", { class: "machina-turn" },
-    placing.length ? h("div", { class: "placing" },
+    placing.length || connecting ? h("div", { class: "placing" },
       h("h4", {}, `Connect ${humanize(view.pending_tile || "the chapter tile")}`),
+      connecting ? h("p", { class: "muted small" }, "Choose a + on the side of a tile on the map.") : null,
       sink.buttons(placing, { group: 8 })) : null,
     turn.length ? sink.buttons(turn, { className: "turn-buttons" }) : null);
 }
@@ -350,10 +397,11 @@ export function render(ctx) {
     chip(`Round ${view.round}`), chip(PHASES[view.phase] || humanize(view.phase)),
     chip(`Clock ${view.clock}/${view.clock_limit}`, "chip-muted"),
     over ? chip(`${humanize(view.result)}: ${humanize(view.reason)}`, view.result === "won" ? "chip-ok" : "chip-bad") : null);
+  const map = grid(ctx);
   return h("div", { class: `board board-machina phase-${view.phase} kind-${view.chapter_kind}` },
     header,
     h("div", { class: "machina-top" },
-      h("div", { class: "machina-play" }, grid(ctx), turnPanel(ctx)),
+      h("div", { class: "machina-play" }, map, turnPanel(ctx, map)),
       h("div", { class: "machina-side" }, chapterCard(ctx), sliders(ctx))),
     h("div", { class: "machina-explorers" }, (view.explorers || []).map((who, i) => explorerCard(ctx, who, i + 1))),
     h("div", { class: "machina-bottom" }, monstersPanel(ctx), decksPanel(ctx)));
