@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
-from server import openapi
+from server import openapi, presence
 from server.fanout import Hub
 from server.http import campaigns, commands, games, ops, reads
 from server.http.context import Context
@@ -75,6 +75,7 @@ def create_app(
     *,
     catalog_interval: float = 10.0,
     audit_interval: float = 5.0,
+    presence_refresh: float = presence.REFRESH_S,
     throttle: Throttle | None = None,
     close_store: bool = False,
     web_root: Path | None = WEB_ROOT,
@@ -82,7 +83,9 @@ def create_app(
     """The app for a ready service; ``close_store`` closes the store when the app stops.
     ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client).
     ``audit_interval``: how often watched heads are checked against a store that other
-    processes share (a store only this process writes needs no check). ``throttle``: the
+    processes share (a store only this process writes needs no check). ``presence_refresh``:
+    how often who is connected is shared again with other processes (:mod:`server.presence`).
+    ``throttle``: the
     clients' limits (by default the default limits, counted in this process's memory)."""
     metrics = Metrics()
     metrics.sample(metrics.campaigns_cached, lambda: len(service.heads))
@@ -90,7 +93,12 @@ def create_app(
     if isinstance(store, RedisStore):
         metrics.sample(metrics.redis_in_flight, lambda: store.commands_in_flight)
     feed = store.changes()
-    hub = Hub(service.heads, feed, pushed=metrics.updates_pushed.inc)
+    hub = Hub(
+        service.heads,
+        feed,
+        pushed=metrics.updates_pushed.inc,
+        presence_refresh_s=presence_refresh,
+    )
     audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
     runner = CatalogRunner(CatalogSource(service))
     limits = throttle or Throttle.in_memory()

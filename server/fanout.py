@@ -12,8 +12,8 @@ action caused the change gets that same content as its ``accepted`` answer inste
 built once per seat and format, however many sockets share them.
 
 Sockets that ask for it in their ``hello`` are also told who is connected (``presence``) each
-time a socket joins or leaves. The hub knows the sockets of its own process only, so with several
-server processes each socket learns of the others on the same process.
+time a socket joins or leaves, on this process or, through the feed, on another one
+(:mod:`server.presence`).
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ from typing import Any
 
 from projections.log import SeenEvent, seen
 from projections.patch import diff
-from server import logs
+from server import logs, presence
 from server.codec import Recorded
+from server.fresh import wall_clock_ms
 from server.head import Head
 from server.heads import CHECK_BATCH, HeadRepository
 from server.messages import Accepted, Presence, Present, Sync, Update
-from server.store.base import StoredEvent
+from server.presence import Elsewhere, Roster, Seated
+from server.store.base import StoredEvent, StoreUnavailable
 from server.store.feed import ChangeFeed
 from server.ws.frames import Frames
 from server.ws.outbox import Frame, Outbox
@@ -50,7 +52,7 @@ def audit_period(every: float, watched: int) -> float:
 class Watcher:
     """One socket's place in a campaign's fan-out."""
 
-    __slots__ = ("campaign_id", "frames", "name", "outbox", "presence", "seat")
+    __slots__ = ("campaign_id", "frames", "joined_ms", "name", "outbox", "presence", "seat")
 
     def __init__(
         self,
@@ -69,6 +71,7 @@ class Watcher:
         self.name = name
         self.presence = presence
         """Whether this socket is told who is connected."""
+        self.joined_ms = wall_clock_ms()
 
 
 class Origin:
@@ -97,11 +100,14 @@ class Hub:
         feed: ChangeFeed,
         *,
         pushed: Callable[[int], None] = lambda frames: None,
+        presence_refresh_s: float = presence.REFRESH_S,
     ) -> None:
-        """``pushed(n)`` counts the frames each change queues (one per watching socket)."""
+        """``pushed(n)`` counts the frames each change queues (one per watching socket);
+        ``presence_refresh_s``: see :mod:`server.presence`."""
         self._heads = heads
         self._feed = feed
         self._pushed = pushed
+        self._elsewhere = Elsewhere(refresh_s=presence_refresh_s)
         self._watchers: dict[str, list[Watcher]] = {}
         # A campaign is in use from the moment a socket starts joining it: the feed keeps it
         # until the last socket has left and no join is under way.
@@ -115,11 +121,16 @@ class Hub:
     def start(self, *, audit_every: float = 0.0) -> None:
         """Begin following the store's change feed (once the event loop runs); with
         ``audit_every`` seconds, also check every watched head against the store that often."""
-        self._follower = asyncio.create_task(self._feed.follow(self._deliver, self._resumed))
+        self._follower = asyncio.create_task(
+            self._feed.follow(self._deliver, self._resumed, self._shared)
+        )
+        chores = [self._refresh_presence()]
         if audit_every > 0:
-            auditing = asyncio.create_task(self._audit(audit_every))
-            self._background.add(auditing)
-            auditing.add_done_callback(self._background.discard)
+            chores.append(self._audit(audit_every))
+        for chore in chores:
+            task = asyncio.create_task(chore)
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def _audit(self, every: float) -> None:
         """A store whose history moved back under a quiet campaign (a Redis restored from an
@@ -219,16 +230,34 @@ class Hub:
             del self._watchers[campaign_id]
         self._heads.unpin(campaign_id)
         self.announce(campaign_id)
+        if campaign_id not in self._watchers:
+            self._elsewhere.forget(campaign_id)
         await self._unwatch_if_unused(campaign_id)
 
+    # -- presence -------------------------------------------------------------------------
+
     def announce(self, campaign_id: str) -> None:
-        """Tell the sockets that asked who is connected to ``campaign_id`` now."""
+        """A socket joined or left ``campaign_id`` here: tell the sockets that asked who is
+        connected, and the other processes that watch it (asking for their parts when this
+        is the process's first socket on it)."""
+        self._tell(campaign_id)
+        watchers = self._watchers.get(campaign_id, [])
+        self._share(campaign_id, ask=len(watchers) == 1)
+
+    def _here(self, campaign_id: str) -> Roster:
+        watchers = self._watchers.get(campaign_id, [])
+        seated = [Seated(w.seat, w.name, w.joined_ms) for w in watchers if w.seat is not None]
+        return Roster(tuple(seated), sum(1 for w in watchers if w.seat is None))
+
+    def _tell(self, campaign_id: str) -> None:
+        """Tell the sockets here that asked who is connected to ``campaign_id`` now."""
         watchers = self._watchers.get(campaign_id, [])
         listeners = [watcher for watcher in watchers if watcher.presence]
         if not listeners:
             return
-        seated = [Present(w.seat, w.name) for w in watchers if w.seat is not None]
-        message = Presence(seated, sum(1 for w in watchers if w.seat is None))
+        parts = [self._here(campaign_id), *self._elsewhere.parts(campaign_id)]
+        everyone = presence.merged(parts)
+        message = Presence([Present(s.seat, s.name) for s in everyone.seated], everyone.spectators)
         built: dict[Frames, Frame] = {}
         for watcher in listeners:
             frame = built.get(watcher.frames)
@@ -306,6 +335,41 @@ class Hub:
         for watcher in watchers:
             watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
 
+    def _share(self, campaign_id: str, *, ask: bool) -> None:
+        data = presence.encode(self._here(campaign_id))
+
+        async def share() -> None:
+            try:
+                await self._feed.share(campaign_id, data, ask=ask)
+            except StoreUnavailable as error:
+                # The next refresh shares it again; presence is never worth failing a socket.
+                log.info("Sharing who is connected failed: %s", error)
+
+        task = asyncio.create_task(share())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _shared(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:
+        if campaign_id not in self._watchers:
+            return  # joining or leaving: announce() shares (and asks) once the socket is in
+        roster = presence.decode(data)
+        if roster is None:
+            return
+        if self._elsewhere.heard(campaign_id, origin, roster):
+            self._tell(campaign_id)
+        if ask:
+            self._share(campaign_id, ask=False)
+
+    async def _refresh_presence(self) -> None:
+        """Share again the parts other processes know of, and drop the parts gone quiet."""
+        while True:
+            await asyncio.sleep(self._elsewhere.refresh_s)  # the refresh period
+            for campaign_id in self._elsewhere.expire():
+                self._tell(campaign_id)
+            for campaign_id in self._elsewhere.campaigns():
+                if campaign_id in self._watchers:
+                    self._share(campaign_id, ask=False)
+
     # -- the change feed ------------------------------------------------------------------
 
     def _deliver(self, campaign_id: str, stored: list[StoredEvent]) -> None:
@@ -315,6 +379,16 @@ class Hub:
 
     async def _resumed(self) -> None:
         await self._heads.catch_up_pinned()
+        # What other processes shared meanwhile is lost too: ask again, one campaign at a time
+        # (a process may watch thousands).
+        for campaign_id in list(self._watchers):
+            try:
+                await self._feed.share(
+                    campaign_id, presence.encode(self._here(campaign_id)), ask=True
+                )
+            except StoreUnavailable as error:
+                log.info("Sharing who is connected failed: %s", error)
+                return
 
     def _spawn(self, campaign_id: str, work: Awaitable[None]) -> None:
         async def run() -> None:

@@ -37,6 +37,7 @@ def build_app(settings: Settings) -> Starlette:
         service,
         catalog_interval=settings.catalog_interval_s,
         audit_interval=settings.head_audit_interval_s,
+        presence_refresh=settings.presence_refresh_s,
         throttle=open_throttle(settings),
         close_store=True,
     )

@@ -50,6 +50,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Container allocations between the garbage collector's young collections (CPython's
     default is 700; 0 keeps it). Fewer collections promote fewer short-lived objects, which keeps
     the full collections that pause the event loop rare and short (:mod:`server.collector`)."""
+    presence_refresh_s: float = 20.0
+    """How often a process shares again who is connected to a campaign while other processes
+    serve sockets of it too; a process silent for three times as long (it died) is no longer
+    counted."""
     catalog_interval_s: float = 30.0
     """How often the catalog and statistics are brought up to date in the background."""
     ws_ping_interval_s: float = 45.0
@@ -92,6 +96,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         for name in ("redis_max_connections", "head_cache"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1.")
+        if self.presence_refresh_s <= 0:
+            raise ValueError("presence_refresh_s must be above 0.")
         if self.gc_young_threshold < 0:
             raise ValueError("gc_young_threshold must be 0 (CPython's default) or more.")
         self.limits().check()

@@ -117,6 +117,10 @@ Deliver = Callable[[str, list[StoredEvent]], None]
 Resumed = Callable[[], Awaitable[None]]
 """Called after the feed reconnected: notifications in between may have been lost."""
 
+Shared = Callable[[str, str, bytes, bool], None]
+"""Called with a campaign id, the process that shared it, what it shared (see
+:meth:`ChangeFeed.share`) and whether that process asks the others to share theirs."""
+
 
 class ChangeFeed(Protocol):
     """How appends made by other processes reach this one (:mod:`server.store.feed`)."""
@@ -128,8 +132,16 @@ class ChangeFeed(Protocol):
 
     async def unwatch(self, campaign_id: str) -> None: ...
 
-    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
-        """Deliver changes until cancelled."""
+    async def follow(
+        self, deliver: Deliver, resumed: Resumed, shared: Shared | None = None
+    ) -> None:
+        """Deliver changes, and what other processes share, until cancelled."""
+        ...
+
+    async def share(self, campaign_id: str, data: bytes, *, ask: bool) -> None:
+        """Tell ``data`` to the other processes that watch ``campaign_id`` (this process's part
+        of who is connected to it); with ``ask``, each of them answers with its own. Told at
+        most once: a process whose connection is down meanwhile misses it."""
         ...
 
     async def close(self) -> None: ...

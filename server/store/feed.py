@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 
-from server.store.base import ChangeFeed, Deliver, Resumed
+from server.store.base import ChangeFeed, Deliver, Resumed, Shared
 
-__all__ = ["ChangeFeed", "Deliver", "LocalFeed", "Resumed"]
+__all__ = ["ChangeFeed", "Deliver", "LocalFeed", "Resumed", "Shared"]
 
 
 class LocalFeed:
     """The feed of a store that only this process writes (SQLite, memory): nothing to bring,
-    since every append is a commit made here and delivered from the commit."""
+    since every append is a commit made here and delivered from the commit, and nobody to
+    share with."""
 
     async def watch(self, campaign_id: str) -> None:
         return None
@@ -25,8 +26,13 @@ class LocalFeed:
     async def unwatch(self, campaign_id: str) -> None:
         return None
 
-    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+    async def follow(
+        self, deliver: Deliver, resumed: Resumed, shared: Shared | None = None
+    ) -> None:
         await asyncio.Event().wait()  # until cancelled
+
+    async def share(self, campaign_id: str, data: bytes, *, ask: bool) -> None:
+        return None  # no other process to tell
 
     async def close(self) -> None:
         return None

@@ -137,7 +137,12 @@ class RedisStore:
             channel=lambda campaign_id: self._key(campaign_id, "changes"),
             origin=self._origin,
             mark=self._mark_watching,
+            publish=self._publish,
         )
+
+    async def _publish(self, channel: str, message: bytes) -> None:
+        with reachable():
+            await self._link.execute("SPUBLISH", channel, message)
 
     async def _mark_watching(self, campaign_ids: list[str], watching: bool) -> None:
         """Enter or leave this process in the campaigns' watcher sets (the append script

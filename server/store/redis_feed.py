@@ -9,7 +9,11 @@ process's origin, the first new version and the payloads themselves::
     <origin> <first> <len1>,<len2>,...\\n<payload1><payload2>...
 
 so a watching process applies them without reading the stream. A process skips its own messages
-(it delivered those from the commit). Watching a campaign is an ``SSUBSCRIBE`` on the connection
+(it delivered those from the commit). On the same channel a process shares its part of who is
+connected to the campaign (:mod:`server.presence`), always, with a header of its own::
+
+    <origin> presence <ask: 0 or 1>\n<data>
+ Watching a campaign is an ``SSUBSCRIBE`` on the connection
 to the shard that owns the campaign's slot (a single Redis is one shard; a Redis Cluster has one
 per primary), so connections do not grow with the campaigns watched. Pub/Sub forgets what it sends
 while a connection is down: after losing any connection, or learning that a slot moved (a node
@@ -31,7 +35,7 @@ import redis.exceptions
 from redis.backoff import EqualJitterBackoff
 
 from server.store.base import StoredEvent, StoreUnavailable
-from server.store.feed import Deliver, Resumed
+from server.store.feed import Deliver, Resumed, Shared
 
 log = logging.getLogger("tabletale.feed")
 
@@ -50,10 +54,22 @@ def encode_notice(origin: str, first: int, payloads: list[bytes]) -> bytes:
     return f"{origin} {first} {lengths}\n".encode() + b"".join(payloads)
 
 
+PRESENCE = b"presence"
+"""The second word of a shared message's header, where an append's has its first version."""
+
+
+def encode_shared(origin: str, data: bytes, *, ask: bool) -> bytes:
+    return f"{origin} presence {int(ask)}\n".encode() + data
+
+
 def decode_notice(data: bytes) -> tuple[str, list[StoredEvent]]:
-    """``(origin, events)`` of a published message."""
+    """``(origin, events)`` of a published append."""
     header, _, body = data.partition(b"\n")
     origin, first, lengths = header.split(b" ")
+    return origin.decode(), _events(first, lengths, body)
+
+
+def _events(first: bytes, lengths: bytes, body: bytes) -> list[StoredEvent]:
     events: list[StoredEvent] = []
     version, offset = int(first), 0
     for length in lengths.split(b","):
@@ -61,7 +77,7 @@ def decode_notice(data: bytes) -> tuple[str, list[StoredEvent]]:
         events.append(StoredEvent(version, body[offset:end]))
         version += 1
         offset = end
-    return origin.decode(), events
+    return events
 
 
 class Shards(Protocol):
@@ -123,12 +139,15 @@ class RedisFeed:
         channel: Callable[[str], str],
         origin: str,
         mark: Callable[[list[str], bool], Awaitable[None]],
+        publish: Callable[[str, bytes], Awaitable[None]],
         confirm_timeout: float = 5.0,
     ) -> None:
         """``mark(campaign_ids, watching)`` enters or removes this process in the campaigns'
-        watcher sets, which decide whether an append is published at all."""
+        watcher sets, which decide whether an append is published at all; ``publish(channel,
+        message)`` publishes on a shard channel (raising StoreUnavailable)."""
         self._shards = shards
         self._mark = mark
+        self._publish = publish
         self._channel_of = channel
         self._origin = origin
         self._own = f"{origin} ".encode()
@@ -198,7 +217,13 @@ class RedisFeed:
         with contextlib.suppress(StoreUnavailable):
             await self._mark([campaign_id], False)
 
-    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+    async def share(self, campaign_id: str, data: bytes, *, ask: bool) -> None:
+        channel = self._channel_of(campaign_id)
+        await self._publish(channel, encode_shared(self._origin, data, ask=ask))
+
+    async def follow(
+        self, deliver: Deliver, resumed: Resumed, shared: Shared | None = None
+    ) -> None:
         self._following = True
         failures = 0
         connected_before = False
@@ -216,7 +241,7 @@ class RedisFeed:
                     self._leaving.clear()
                     self._moved.clear()
                     again, self._unheard = connected_before or self._unheard, False
-                    readers = self._subscribe_all(connections, deliver, resumed, again)
+                    readers = self._subscribe_all(connections, deliver, resumed, shared, again)
                     connected_before = True
                     failures = 0
                     reason = await _first_to_end(readers)
@@ -238,7 +263,12 @@ class RedisFeed:
             self._following = False
 
     def _subscribe_all(
-        self, connections: dict[str, Any], deliver: Deliver, resumed: Resumed, again: bool
+        self,
+        connections: dict[str, Any],
+        deliver: Deliver,
+        resumed: Resumed,
+        shared: Shared | None,
+        again: bool,
     ) -> list[asyncio.Task[BaseException]]:
         by_shard: dict[str, list[str]] = {}
         for channel in self._watched:
@@ -250,12 +280,14 @@ class RedisFeed:
                 self._resuming.cancel()
             self._resuming = asyncio.create_task(self._resume(waiters, resumed))
         readers = [
-            asyncio.create_task(self._read(pubsub, by_shard.get(shard, []), deliver))
+            asyncio.create_task(self._read(pubsub, by_shard.get(shard, []), deliver, shared))
             for shard, pubsub in connections.items()
         ]
         return [*readers, asyncio.create_task(self._until_moved())]
 
-    async def _read(self, pubsub: Any, channels: list[str], deliver: Deliver) -> BaseException:
+    async def _read(
+        self, pubsub: Any, channels: list[str], deliver: Deliver, shared: Shared | None
+    ) -> BaseException:
         """Subscribe one shard's connection and hand on what it brings; returns why it ended."""
         try:
             for batch in self._shards.batches(channels):
@@ -264,7 +296,7 @@ class RedisFeed:
                 # The raw reply ([kind, channel, data]) rather than get_message's dict: this
                 # runs for every append to a watched campaign, this process's own included.
                 response = await pubsub.parse_response(block=True)
-                if response and not self._handle(response, deliver):
+                if response and not self._handle(response, deliver, shared):
                     return redis.exceptions.ClusterError("A node gave up a watched channel.")
         except _TROUBLE as error:
             return error
@@ -281,18 +313,23 @@ class RedisFeed:
             await self._mark(list(self._watched.values()), True)
         await resumed()
 
-    def _handle(self, response: list[Any], deliver: Deliver) -> bool:
+    def _handle(self, response: list[Any], deliver: Deliver, shared: Shared | None) -> bool:
         """Act on one reply; False when a node gave up a channel this process still watches
         (its slot moved to another node)."""
         kind = response[0]
         if kind == b"smessage":
             data: bytes = response[2]
             if data.startswith(self._own):
-                return True  # this process's commit, delivered from the commit already
-            origin, events = decode_notice(data)
+                return True  # this process's commit (delivered from the commit) or share
             campaign_id = self._watched.get(response[1].decode())
-            if origin != self._origin and campaign_id is not None:
-                deliver(campaign_id, events)
+            if campaign_id is None:
+                return True
+            header, _, body = data.partition(b"\n")
+            origin, second, third = header.split(b" ")
+            if second != PRESENCE:
+                deliver(campaign_id, _events(second, third, body))
+            elif shared is not None:
+                shared(campaign_id, origin.decode(), body, third == b"1")
         elif kind == b"ssubscribe":
             for waiter in self._waiting.pop(response[1].decode(), []):
                 if not waiter.done():

@@ -7,7 +7,7 @@ import asyncio
 
 from server.fanout import AUDIT_PER_SECOND, Hub, Watcher, audit_period
 from server.service import CampaignService
-from server.store.base import Deliver, Resumed
+from server.store.base import Deliver, Resumed, Shared
 from server.store.memory import MemoryStore
 from server.ws.frames import JSON_FRAMES
 from server.ws.outbox import Frame, Outbox
@@ -39,8 +39,13 @@ class Subscriptions:
         await self.unwatch_may_finish.wait()
         self.watched.discard(campaign_id)
 
-    async def follow(self, deliver: Deliver, resumed: Resumed) -> None:
+    async def follow(
+        self, deliver: Deliver, resumed: Resumed, shared: Shared | None = None
+    ) -> None:
         await asyncio.Event().wait()
+
+    async def share(self, campaign_id: str, data: bytes, *, ask: bool) -> None:
+        return None
 
     async def close(self) -> None:
         return None

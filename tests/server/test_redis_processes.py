@@ -3,6 +3,7 @@ sockets on the other."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import subprocess
@@ -18,7 +19,8 @@ import pytest
 from server.store.redis_cluster import primary_urls
 from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix, running_redis
-from tests.server.conftest import Live, auth, free_port, socket_to, wait_ready
+from tests.server.conftest import Live, Socket, auth, free_port, socket_to, wait_ready
+from tests.server.test_ws_presence import hello, seated
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -178,3 +180,56 @@ async def test_campaigns_on_every_shard_reach_watchers_on_the_other_process(
                 assert reply.status_code == 200, reply.text
                 update = await watcher.next_update()
                 assert update["version"] == reply.json()["version"]
+
+
+PRESENCE_REFRESH_S = 0.25
+"""Short, so that a process killed without a word drops out within a second."""
+
+
+async def test_who_is_connected_counts_every_process_and_a_killed_one_drops_out(
+    shared_redis: str, tmp_path: Path
+) -> None:
+    prefix = f"tt-test-{uuid.uuid4().hex[:10]}"
+    quick = {"TABLETALE_PRESENCE_REFRESH_S": str(PRESENCE_REFRESH_S)}
+    try:
+        with (
+            server_process(shared_redis, prefix, tmp_path / "a", settings=quick) as a,
+            server_process(shared_redis, prefix, tmp_path / "b", settings=quick) as b,
+        ):
+            async with httpx.AsyncClient(timeout=10) as http:
+                created = (
+                    await http.post(
+                        f"{a.http}/api/campaigns",
+                        json={"game": "dice-race", "seats": ["red", "blue"]},
+                    )
+                ).json()
+            cid, tokens = created["id"], created["seats"]
+            async with contextlib.AsyncExitStack() as stack:
+                red = await stack.enter_async_context(socket_to(a, cid))
+                await hello(red, tokens["red"], name="Ana", presence=True)
+                await presence_until(red, [("red", "Ana")], 0)
+                blue = await stack.enter_async_context(socket_to(b, cid))
+                await hello(blue, tokens["blue"], name="Bo", presence=True)
+                both = [("red", "Ana"), ("blue", "Bo")]
+                await presence_until(blue, both, 0)
+                await presence_until(red, both, 0)
+                watcher = await stack.enter_async_context(socket_to(b, cid))
+                await hello(watcher)
+                await presence_until(red, both, 1)
+                await presence_until(blue, both, 1)
+                assert b.process is not None
+                b.process.kill()  # no word to anyone: its part goes stale and drops out
+                await presence_until(red, [("red", "Ana")], 0)
+    finally:
+        await delete_prefix(shared_redis, prefix)
+
+
+async def presence_until(
+    socket: Socket, seats: list[tuple[str, str | None]], spectators: int
+) -> None:
+    """Read ``presence`` messages until one says exactly this (bounded in time)."""
+    async with asyncio.timeout(10):
+        while True:
+            now = await socket.expect("presence")
+            if seated(now) == seats and now["spectators"] == spectators:
+                return

@@ -44,11 +44,17 @@ class Heard:
 
     def __init__(self) -> None:
         self.changes: list[tuple[str, list[StoredEvent]]] = []
+        self.shares: list[tuple[str, str, bytes, bool]] = []
+        """``(campaign_id, origin, data, ask)`` of what other processes shared."""
         self.resumed = 0
         self._changed = asyncio.Condition()
 
     def deliver(self, campaign_id: str, events: list[StoredEvent]) -> None:
         self.changes.append((campaign_id, events))
+        asyncio.get_running_loop().create_task(self._notify())
+
+    def shared(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:
+        self.shares.append((campaign_id, origin, data, ask))
         asyncio.get_running_loop().create_task(self._notify())
 
     async def on_resume(self) -> None:

@@ -51,7 +51,7 @@ async def following(
 ) -> AsyncIterator[tuple[ChangeFeed, Heard]]:
     here, _ = pair
     feed, heard = here.changes(), Heard()
-    task = asyncio.create_task(feed.follow(heard.deliver, heard.on_resume))
+    task = asyncio.create_task(feed.follow(heard.deliver, heard.on_resume, heard.shared))
     yield feed, heard
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
@@ -108,6 +108,32 @@ async def test_a_process_does_not_hear_its_own_appends_nor_unwatched_campaigns(
     await there.append("d", 1, [b"heard"])
     await heard.until(lambda: heard.versions("d") == [2])
     assert heard.versions("c") == [2]
+
+
+async def test_what_another_process_shares_is_heard_with_its_origin_and_its_ask(
+    pair: tuple[RedisStore, RedisStore], following: tuple[ChangeFeed, Heard]
+) -> None:
+    here, there = pair
+    feed, heard = following
+    elsewhere = there.changes()  # sharing needs no follow: one publish
+    try:
+        for campaign in ("c", "d"):
+            await here.create(campaign, "gil_ennis", now_ms=1)
+        await feed.watch("c")
+        await feed.share("c", b"my own", ask=True)
+        await elsewhere.share("d", b"unwatched here", ask=False)
+        await elsewhere.share("c", b"\x00 bytes\nand a line", ask=True)
+        await elsewhere.share("c", b"", ask=False)
+        await heard.until(lambda: len(heard.shares) == 2)
+        origins = {origin for _, origin, _, _ in heard.shares}
+        assert len(origins) == 1, "one other process shared; its own share is not heard here"
+        assert [(c, data, ask) for c, _, data, ask in heard.shares] == [
+            ("c", b"\x00 bytes\nand a line", True),
+            ("c", b"", False),
+        ]
+        assert heard.changes == [], "a share is not an append"
+    finally:
+        await elsewhere.close()
 
 
 async def feed_connections(url: str, name: str) -> dict[str, list[dict[str, str]]]:
