@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from domain.core.engine import evolve
 from domain.machina import GAME
 from domain.machina.content_load import CONTENT
+from domain.machina.state import MachinaState
 from tests.recorded import streams
 from tests.server.conftest import Live
 from tests.web.conftest import VIEWPORT, Problems, screenshot, version_of
@@ -137,18 +139,21 @@ def test_an_expedition_of_two_is_drawn_and_played_by_clicking(
             assert not seen["event"].get("order"), "the deck order never leaves the server"
 
 
-def _recorded_views(scenario: str, seat: str) -> list[dict[str, Any]]:
-    """The view ``seat`` had after every event of a recorded expedition, set-up to the end."""
+def _recorded_states(scenario: str) -> Iterator[MachinaState]:
+    """The state after every event of a recorded expedition, from the end of set-up on."""
     recording = next(
         r for _, r in streams.recordings() if (r.game, r.scenario) == ("machina", scenario)
     )
-    views = []
     state = None
     for _, event in streams.decoded(GAME, recording):
         state = evolve(GAME, state, event)
         if state.phase != "setup":
-            views.append(msgspec.to_builtins(GAME.view(state, seat)))
-    return views
+            yield state
+
+
+def _recorded_views(scenario: str, seat: str) -> list[dict[str, Any]]:
+    """The view ``seat`` had after every event of a recorded expedition, set-up to the end."""
+    return [msgspec.to_builtins(GAME.view(state, seat)) for state in _recorded_states(scenario)]
 
 
 def test_every_view_of_recorded_expeditions_is_drawn(server: Live, page: Page) -> None:
@@ -190,15 +195,8 @@ def test_every_view_of_recorded_expeditions_is_drawn(server: Live, page: Page) -
 def _recorded_choices(scenario: str, seat: str, tags: tuple[str, ...]) -> list[dict[str, Any]]:
     """Each view of a recorded expedition at which ``seat`` may take an action tagged one of
     ``tags``, with all of that seat's legal actions then."""
-    recording = next(
-        r for _, r in streams.recordings() if (r.game, r.scenario) == ("machina", scenario)
-    )
     found = []
-    state = None
-    for _, event in streams.decoded(GAME, recording):
-        state = evolve(GAME, state, event)
-        if state.phase == "setup":
-            continue
+    for state in _recorded_states(scenario):
         legal = [{"id": a.id, "label": a.label} for a in GAME.legal_actions(state, seat)]
         if any(action["id"].split(":")[0] in tags for action in legal):
             found.append({"view": msgspec.to_builtins(GAME.view(state, seat)), "legal": legal})
