@@ -31,8 +31,8 @@ from server.fresh import wall_clock_ms
 from server.head import Head
 from server.heads import CHECK_BATCH, HeadRepository
 from server.messages import Accepted, Presence, Present, Sync, Update
-from server.presence import Elsewhere, Roster, Seated
-from server.store.base import StoredEvent, StoreUnavailable
+from server.presence import Roster, Seated, Sharing
+from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 from server.ws.frames import Frames
 from server.ws.outbox import Frame, Outbox
@@ -107,7 +107,7 @@ class Hub:
         self._heads = heads
         self._feed = feed
         self._pushed = pushed
-        self._elsewhere = Elsewhere(refresh_s=presence_refresh_s)
+        self._presence = Sharing(feed, self._here, self._tell, refresh_s=presence_refresh_s)
         self._watchers: dict[str, list[Watcher]] = {}
         # A campaign is in use from the moment a socket starts joining it: the feed keeps it
         # until the last socket has left and no join is under way.
@@ -124,13 +124,11 @@ class Hub:
         self._follower = asyncio.create_task(
             self._feed.follow(self._deliver, self._resumed, self._shared)
         )
-        chores = [self._refresh_presence()]
+        self._presence.start(lambda: list(self._watchers))
         if audit_every > 0:
-            chores.append(self._audit(audit_every))
-        for chore in chores:
-            task = asyncio.create_task(chore)
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            auditing = asyncio.create_task(self._audit(audit_every))
+            self._background.add(auditing)
+            auditing.add_done_callback(self._background.discard)
 
     async def _audit(self, every: float) -> None:
         """A store whose history moved back under a quiet campaign (a Redis restored from an
@@ -163,6 +161,7 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._presence.close()
         await self._feed.close()
 
     # -- joining and leaving --------------------------------------------------------------
@@ -229,20 +228,17 @@ class Hub:
         if not watchers:
             del self._watchers[campaign_id]
         self._heads.unpin(campaign_id)
-        self.announce(campaign_id)
-        if campaign_id not in self._watchers:
-            self._elsewhere.forget(campaign_id)
+        self._tell(campaign_id)
+        self._presence.left(campaign_id, watched=campaign_id in self._watchers)
         await self._unwatch_if_unused(campaign_id)
 
     # -- presence -------------------------------------------------------------------------
 
     def announce(self, campaign_id: str) -> None:
-        """A socket joined or left ``campaign_id`` here: tell the sockets that asked who is
-        connected, and the other processes that watch it (asking for their parts when this
-        is the process's first socket on it)."""
+        """A socket has joined ``campaign_id`` here (its welcome is sent): tell the sockets that
+        asked who is connected, and the other processes that watch it."""
         self._tell(campaign_id)
-        watchers = self._watchers.get(campaign_id, [])
-        self._share(campaign_id, ask=len(watchers) == 1)
+        self._presence.joined(campaign_id)
 
     def _here(self, campaign_id: str) -> Roster:
         watchers = self._watchers.get(campaign_id, [])
@@ -255,8 +251,7 @@ class Hub:
         listeners = [watcher for watcher in watchers if watcher.presence]
         if not listeners:
             return
-        parts = [self._here(campaign_id), *self._elsewhere.parts(campaign_id)]
-        everyone = presence.merged(parts)
+        everyone = self._presence.everyone(campaign_id)
         message = Presence([Present(s.seat, s.name) for s in everyone.seated], everyone.spectators)
         built: dict[Frames, Frame] = {}
         for watcher in listeners:
@@ -335,40 +330,9 @@ class Hub:
         for watcher in watchers:
             watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
 
-    def _share(self, campaign_id: str, *, ask: bool) -> None:
-        data = presence.encode(self._here(campaign_id))
-
-        async def share() -> None:
-            try:
-                await self._feed.share(campaign_id, data, ask=ask)
-            except StoreUnavailable as error:
-                # The next refresh shares it again; presence is never worth failing a socket.
-                log.info("Sharing who is connected failed: %s", error)
-
-        task = asyncio.create_task(share())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
     def _shared(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:
-        if campaign_id not in self._watchers:
-            return  # joining or leaving: announce() shares (and asks) once the socket is in
-        roster = presence.decode(data)
-        if roster is None:
-            return
-        if self._elsewhere.heard(campaign_id, origin, roster):
-            self._tell(campaign_id)
-        if ask:
-            self._share(campaign_id, ask=False)
-
-    async def _refresh_presence(self) -> None:
-        """Share again the parts other processes know of, and drop the parts gone quiet."""
-        while True:
-            await asyncio.sleep(self._elsewhere.refresh_s)  # the refresh period
-            for campaign_id in self._elsewhere.expire():
-                self._tell(campaign_id)
-            for campaign_id in self._elsewhere.campaigns():
-                if campaign_id in self._watchers:
-                    self._share(campaign_id, ask=False)
+        if campaign_id in self._watchers:  # else joining (it asks once in) or gone
+            self._presence.heard(campaign_id, origin, data, ask)
 
     # -- the change feed ------------------------------------------------------------------
 
@@ -379,16 +343,7 @@ class Hub:
 
     async def _resumed(self) -> None:
         await self._heads.catch_up_pinned()
-        # What other processes shared meanwhile is lost too: ask again, one campaign at a time
-        # (a process may watch thousands).
-        for campaign_id in list(self._watchers):
-            try:
-                await self._feed.share(
-                    campaign_id, presence.encode(self._here(campaign_id)), ask=True
-                )
-            except StoreUnavailable as error:
-                log.info("Sharing who is connected failed: %s", error)
-                return
+        self._presence.resumed(list(self._watchers))
 
     def _spawn(self, campaign_id: str, work: Awaitable[None]) -> None:
         async def run() -> None:

@@ -15,11 +15,15 @@ counts the spectators of all.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
 
 import msgspec
+
+from server.store.base import ChangeFeed, StoreUnavailable
 
 log = logging.getLogger("tabletale.presence")
 
@@ -121,3 +125,97 @@ class Elsewhere:
     def forget(self, campaign_id: str) -> None:
         """This process no longer watches ``campaign_id``: what it knew of others goes stale."""
         self._parts.pop(campaign_id, None)
+
+
+class Sharing:
+    """This process's side of presence: it shares its parts and keeps the others'.
+
+    ``here(campaign_id)`` is this process's part now, ``tell(campaign_id)`` tells the sockets
+    here that asked. Shares go out one at a time, each built from the part as it is when it
+    goes: whatever joins and leaves interleave, the last share of a campaign is its last state,
+    and a process that watches thousands of campaigns never floods Redis.
+    """
+
+    def __init__(
+        self,
+        feed: ChangeFeed,
+        here: Callable[[str], Roster],
+        tell: Callable[[str], None],
+        *,
+        refresh_s: float = REFRESH_S,
+    ) -> None:
+        self._feed = feed
+        self._here = here
+        self._tell = tell
+        self.elsewhere = Elsewhere(refresh_s=refresh_s)
+        self._pending: dict[str, bool] = {}  # campaign id -> ask
+        self._sending: asyncio.Task[None] | None = None
+        self._refreshing: asyncio.Task[None] | None = None
+
+    def start(self, watched: Callable[[], list[str]]) -> None:
+        """Begin refreshing; ``watched()`` lists the campaigns this process has sockets on."""
+        self._refreshing = asyncio.create_task(self._refresh(watched))
+
+    def everyone(self, campaign_id: str) -> Roster:
+        """Who is connected to ``campaign_id`` over every process."""
+        return merged([self._here(campaign_id), *self.elsewhere.parts(campaign_id)])
+
+    def joined(self, campaign_id: str) -> None:
+        """A socket joined here: share, and ask the other processes for their parts (the first
+        socket here has none of them yet; a later one costs each of them one share)."""
+        self._share(campaign_id, ask=True)
+
+    def left(self, campaign_id: str, *, watched: bool) -> None:
+        """A socket left here; ``watched``: some socket here still watches the campaign."""
+        self._share(campaign_id, ask=False)
+        if not watched:
+            self.elsewhere.forget(campaign_id)
+
+    def heard(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:
+        """Another process shared its part of a campaign this process has sockets on."""
+        roster = decode(data)
+        if roster is None:
+            return
+        if self.elsewhere.heard(campaign_id, origin, roster):
+            self._tell(campaign_id)
+        if ask:
+            self._share(campaign_id, ask=False)
+
+    def resumed(self, campaign_ids: list[str]) -> None:
+        """The feed reconnected: what was shared meanwhile is lost, so ask again."""
+        for campaign_id in campaign_ids:
+            self._share(campaign_id, ask=True)
+
+    def _share(self, campaign_id: str, *, ask: bool) -> None:
+        self._pending[campaign_id] = self._pending.get(campaign_id, False) or ask
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        while self._pending:
+            campaign_id = next(iter(self._pending))
+            ask = self._pending.pop(campaign_id)
+            try:
+                await self._feed.share(campaign_id, encode(self._here(campaign_id)), ask=ask)
+            except StoreUnavailable as error:
+                # Presence is never worth waiting on a Redis that is down: the next refresh,
+                # or the feed's resumption, shares again.
+                log.info("Sharing who is connected failed: %s", error)
+                self._pending.clear()
+
+    async def _refresh(self, watched: Callable[[], list[str]]) -> None:
+        while True:
+            await asyncio.sleep(self.elsewhere.refresh_s)  # the refresh period
+            for campaign_id in self.elsewhere.expire():
+                self._tell(campaign_id)
+            here = set(watched())
+            for campaign_id in self.elsewhere.campaigns():
+                if campaign_id in here:
+                    self._share(campaign_id, ask=False)
+
+    async def close(self) -> None:
+        tasks = [t for t in (self._sending, self._refreshing) if t is not None]
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*tasks, return_exceptions=True)

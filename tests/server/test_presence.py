@@ -1,8 +1,11 @@
-"""The parts of who is connected that other processes share: kept, merged, expired."""
+"""The parts of who is connected that processes share: sent, kept, merged, expired."""
 
 from __future__ import annotations
 
-from server.presence import Elsewhere, Roster, Seated, decode, encode, merged
+import asyncio
+
+from server.presence import Elsewhere, Roster, Seated, Sharing, decode, encode, merged
+from server.store.base import StoreUnavailable
 
 
 class Clock:
@@ -61,3 +64,94 @@ def test_parts_are_listed_by_process_and_forgotten_with_the_campaign() -> None:
     assert elsewhere.parts("c1") == [Roster(spectators=1), Roster(spectators=9)]
     elsewhere.forget("c1")
     assert elsewhere.parts("c1") == [] and elsewhere.expire() == []
+
+
+class Feed:
+    """A feed that records what is shared, and can hold a share up as a slow Redis would."""
+
+    def __init__(self) -> None:
+        self.shared: list[tuple[str, Roster | None, bool]] = []
+        self.may_send = asyncio.Event()
+        self.may_send.set()
+        self.failures = 0
+        """Shares still to fail, as with a Redis that is down."""
+
+    async def share(self, campaign_id: str, data: bytes, *, ask: bool) -> None:
+        await self.may_send.wait()
+        if self.failures:
+            self.failures -= 1
+            raise StoreUnavailable("Redis is down.")
+        self.shared.append((campaign_id, decode(data), ask))
+
+
+class Here:
+    """This process's parts, as the hub would compute them, and what it told its sockets."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, Roster] = {}
+        self.told: list[str] = []
+
+    def part(self, campaign_id: str) -> Roster:
+        return self.parts.get(campaign_id, Roster())
+
+    def tell(self, campaign_id: str) -> None:
+        self.told.append(campaign_id)
+
+
+def sharing(feed: Feed, here: Here) -> Sharing:
+    return Sharing(feed, here.part, here.tell)  # type: ignore[arg-type]
+
+
+async def settled(feed: Feed, count: int) -> None:
+    async with asyncio.timeout(5):
+        while len(feed.shared) < count:
+            await asyncio.sleep(0)  # yield to the sending task
+
+
+async def test_a_share_is_built_when_it_goes_so_the_last_one_is_the_last_state() -> None:
+    feed, here = Feed(), Here()
+    side = sharing(feed, here)
+    feed.may_send.clear()
+    here.parts["c"] = Roster((Seated("red", None, 1),))
+    side.joined("c")
+    await asyncio.sleep(0)  # the first share is under way, and held
+    here.parts["c"] = Roster((Seated("red", None, 1), Seated("blue", None, 2)))
+    side.joined("c")
+    here.parts["c"] = Roster((Seated("red", None, 1),))
+    side.left("c", watched=True)
+    feed.may_send.set()
+    await settled(feed, 2)
+    assert feed.shared[-1] == ("c", Roster((Seated("red", None, 1),)), True)
+    await asyncio.sleep(0)
+    assert len(feed.shared) == 2, "what changed while one share was out went as one more"
+    await side.close()
+
+
+async def test_an_ask_is_answered_with_this_process_part_and_garbage_is_ignored() -> None:
+    feed, here = Feed(), Here()
+    side = sharing(feed, here)
+    here.parts["c"] = Roster(spectators=1)
+    theirs = Roster((Seated("blue", "Bo", 5),))
+    side.heard("c", "p2", encode(theirs), True)
+    await settled(feed, 1)
+    assert feed.shared == [("c", Roster(spectators=1), False)]
+    assert here.told == ["c"] and side.everyone("c") == Roster(theirs.seated, 1)
+    side.heard("c", "p3", b"\xc1", True)
+    await asyncio.sleep(0)
+    assert len(feed.shared) == 1 and here.told == ["c"]
+    side.left("c", watched=False)
+    await settled(feed, 2)
+    assert side.everyone("c") == Roster(spectators=1), "a campaign left forgets the others"
+    await side.close()
+
+
+async def test_a_redis_that_is_down_drops_what_waits_instead_of_queueing_it() -> None:
+    feed, here = Feed(), Here()
+    side = sharing(feed, here)
+    feed.failures = 1  # only the first: a share still queued after it would go through
+    side.resumed(["a", "b", "c"])
+    await asyncio.sleep(0)
+    side.joined("d")
+    await settled(feed, 1)
+    assert feed.shared == [("d", Roster(), True)]
+    await side.close()
