@@ -2,11 +2,11 @@
 
 Each process knows its own sockets (the hub's watchers): that is its part, a :class:`Roster`.
 It shares its part with the other processes that watch the campaign through the change feed
-whenever a socket joins or leaves there, and asks for theirs when its first socket on the
-campaign joins. While it knows of another process's part it shares its own again every refresh
-period, so each part stays fresh; a part not heard of for :data:`EXPIRY_PERIODS` periods (its
-process died without a word) is dropped. A process that stops watching a campaign shares an
-empty part. On a store only one process writes (SQLite, memory) there is nobody to share with.
+whenever a socket joins or leaves there, and asks for theirs whenever a socket joins. While it
+knows of another process's part it shares its own again every refresh period, so each part
+stays fresh; a part not heard of for :data:`EXPIRY_PERIODS` periods (its process died without
+a word) is dropped. A process that stops watching a campaign shares an empty part. On a store
+only one process writes (SQLite, memory) there is nobody to share with.
 
 A presence message lists the seated sockets of every part in the order they joined (by the
 wall clock of the process each joined, so processes agree up to their clocks' skew) and
