@@ -25,13 +25,13 @@ from typing import Any
 
 from projections.log import SeenEvent, seen
 from projections.patch import diff
-from server import logs, presence
+from server import logs
 from server.codec import Recorded
 from server.fresh import wall_clock_ms
 from server.head import Head
 from server.heads import CHECK_BATCH, HeadRepository
 from server.messages import Accepted, Presence, Present, Sync, Update
-from server.presence import Roster, Seated, Sharing
+from server.presence import REFRESH_S, Roster, Seated, Sharing
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 from server.ws.frames import Frames
@@ -100,7 +100,7 @@ class Hub:
         feed: ChangeFeed,
         *,
         pushed: Callable[[int], None] = lambda frames: None,
-        presence_refresh_s: float = presence.REFRESH_S,
+        presence_refresh_s: float = REFRESH_S,
     ) -> None:
         """``pushed(n)`` counts the frames each change queues (one per watching socket);
         ``presence_refresh_s``: see :mod:`server.presence`."""

@@ -33,6 +33,9 @@ REFRESH_S = 20.0
 EXPIRY_PERIODS = 3
 """A part not heard of for this many refresh periods is dropped."""
 
+CLOSE_DRAIN_S = 1.0
+"""How long a process stopping waits for its last shares to go."""
+
 
 class Seated(msgspec.Struct, frozen=True, array_like=True):
     """One socket that holds a seat: its seat, the name its player gave, when it joined."""
@@ -213,7 +216,16 @@ class Sharing:
                 if campaign_id in here:
                     self._share(campaign_id, ask=False)
 
+    async def drained(self) -> None:
+        """Wait until no share is waiting (each has gone, or failed)."""
+        while self._sending is not None and not self._sending.done():
+            await asyncio.shield(self._sending)  # a waiter cancelled leaves the sender be
+
     async def close(self) -> None:
+        # The parts emptied by the sockets that closed on the way down are worth a moment:
+        # unsent, the other processes would count those sockets until the parts expire.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.drained(), CLOSE_DRAIN_S)
         tasks = [t for t in (self._sending, self._refreshing) if t is not None]
         for task in tasks:
             task.cancel()

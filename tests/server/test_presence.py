@@ -7,6 +7,8 @@ import asyncio
 from server.presence import Elsewhere, Roster, Seated, Sharing, decode, encode, merged
 from server.store.base import StoreUnavailable
 
+WAIT_S = 5.0
+
 
 class Clock:
     def __init__(self) -> None:
@@ -73,13 +75,18 @@ class Feed:
         self.shared: list[tuple[str, Roster | None, bool]] = []
         self.may_send = asyncio.Event()
         self.may_send.set()
+        self.sending = asyncio.Event()
+        """Set once a share has begun (and waits for ``may_send``)."""
+        self.failed = asyncio.Event()
         self.failures = 0
         """Shares still to fail, as with a Redis that is down."""
 
     async def share(self, campaign_id: str, data: bytes, *, ask: bool) -> None:
+        self.sending.set()
         await self.may_send.wait()
         if self.failures:
             self.failures -= 1
+            self.failed.set()
             raise StoreUnavailable("Redis is down.")
         self.shared.append((campaign_id, decode(data), ask))
 
@@ -102,10 +109,8 @@ def sharing(feed: Feed, here: Here) -> Sharing:
     return Sharing(feed, here.part, here.tell)  # type: ignore[arg-type]
 
 
-async def settled(feed: Feed, count: int) -> None:
-    async with asyncio.timeout(5):
-        while len(feed.shared) < count:
-            await asyncio.sleep(0)  # yield to the sending task
+async def drained(side: Sharing) -> None:
+    await asyncio.wait_for(side.drained(), WAIT_S)
 
 
 async def test_a_share_is_built_when_it_goes_so_the_last_one_is_the_last_state() -> None:
@@ -114,15 +119,14 @@ async def test_a_share_is_built_when_it_goes_so_the_last_one_is_the_last_state()
     feed.may_send.clear()
     here.parts["c"] = Roster((Seated("red", None, 1),))
     side.joined("c")
-    await asyncio.sleep(0)  # the first share is under way, and held
+    await asyncio.wait_for(feed.sending.wait(), WAIT_S)  # the first share is out, and held
     here.parts["c"] = Roster((Seated("red", None, 1), Seated("blue", None, 2)))
     side.joined("c")
     here.parts["c"] = Roster((Seated("red", None, 1),))
     side.left("c", watched=True)
     feed.may_send.set()
-    await settled(feed, 2)
+    await drained(side)
     assert feed.shared[-1] == ("c", Roster((Seated("red", None, 1),)), True)
-    await asyncio.sleep(0)
     assert len(feed.shared) == 2, "what changed while one share was out went as one more"
     await side.close()
 
@@ -133,14 +137,14 @@ async def test_an_ask_is_answered_with_this_process_part_and_garbage_is_ignored(
     here.parts["c"] = Roster(spectators=1)
     theirs = Roster((Seated("blue", "Bo", 5),))
     side.heard("c", "p2", encode(theirs), True)
-    await settled(feed, 1)
+    await drained(side)
     assert feed.shared == [("c", Roster(spectators=1), False)]
     assert here.told == ["c"] and side.everyone("c") == Roster(theirs.seated, 1)
     side.heard("c", "p3", b"\xc1", True)
-    await asyncio.sleep(0)
+    await drained(side)
     assert len(feed.shared) == 1 and here.told == ["c"]
     side.left("c", watched=False)
-    await settled(feed, 2)
+    await drained(side)
     assert side.everyone("c") == Roster(spectators=1), "a campaign left forgets the others"
     await side.close()
 
@@ -150,8 +154,20 @@ async def test_a_redis_that_is_down_drops_what_waits_instead_of_queueing_it() ->
     side = sharing(feed, here)
     feed.failures = 1  # only the first: a share still queued after it would go through
     side.resumed(["a", "b", "c"])
-    await asyncio.sleep(0)
+    await asyncio.wait_for(feed.failed.wait(), WAIT_S)
     side.joined("d")
-    await settled(feed, 1)
+    await drained(side)
     assert feed.shared == [("d", Roster(), True)]
     await side.close()
+
+
+async def test_closing_lets_the_shares_that_wait_go_first() -> None:
+    feed, here = Feed(), Here()
+    side = sharing(feed, here)
+    feed.may_send.clear()
+    side.left("c", watched=False)  # the last socket here closed on the way down
+    await asyncio.wait_for(feed.sending.wait(), WAIT_S)
+    closing = asyncio.create_task(side.close())
+    feed.may_send.set()
+    await asyncio.wait_for(closing, WAIT_S)
+    assert feed.shared == [("c", Roster(), False)]
