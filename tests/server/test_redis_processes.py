@@ -3,7 +3,6 @@ sockets on the other."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import subprocess
@@ -19,8 +18,8 @@ import pytest
 from server.store.redis_cluster import primary_urls
 from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix, running_redis
-from tests.server.conftest import Live, Socket, auth, free_port, socket_to, wait_ready
-from tests.server.test_ws_presence import hello, seated
+from tests.server.conftest import Live, auth, free_port, socket_to, wait_ready
+from tests.server.test_ws_presence import hello, presence_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -222,14 +221,3 @@ async def test_who_is_connected_counts_every_process_and_a_killed_one_drops_out(
                 await presence_until(red, [("red", "Ana")], 0)
     finally:
         await delete_prefix(shared_redis, prefix)
-
-
-async def presence_until(
-    socket: Socket, seats: list[tuple[str, str | None]], spectators: int
-) -> None:
-    """Read ``presence`` messages until one says exactly this (bounded in time)."""
-    async with asyncio.timeout(10):
-        while True:
-            now = await socket.expect("presence")
-            if seated(now) == seats and now["spectators"] == spectators:
-                return

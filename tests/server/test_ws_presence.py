@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 import httpx
 
 from clients.connection import Seat
-from tests.server.conftest import Live, Socket, socket_to
+from server.app import create_app
+from server.service import CampaignService
+from server.store.redis import RedisStore
+from tests.server.conftest import Live, Reproducible, Socket, running, socket_to
 from tests.server.test_ws_session import create
 
 
@@ -18,6 +23,17 @@ async def hello(socket: Socket, token: str | None = None, **more: Any) -> dict[s
 
 def seated(presence: dict[str, Any]) -> list[tuple[str, str | None]]:
     return [(entry["seat"], entry["name"]) for entry in presence["seats"]]
+
+
+async def presence_until(
+    socket: Socket, seats: list[tuple[str, str | None]], spectators: int
+) -> None:
+    """Read ``presence`` messages until one says exactly this (bounded in time)."""
+    async with asyncio.timeout(10):
+        while True:
+            now = await socket.expect("presence")
+            if seated(now) == seats and now["spectators"] == spectators:
+                return
 
 
 async def test_joins_and_leaves_are_told_to_the_sockets_that_asked(
@@ -89,3 +105,28 @@ async def test_the_asyncio_client_keeps_the_latest_presence_and_plays_on(
         await mover.act("roll")
         await other.until(3)
     assert red.version == blue.version == 3
+
+
+async def test_a_server_that_stops_takes_its_sockets_out_of_the_count_at_once(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    """A second server on the same Redis shares its emptied part as it stops: the other one's
+    sockets hear it at once, not when the part expires (a minute, by default)."""
+    assert live.redis_url is not None and live.prefix is not None
+    created = await create(api, seats=["red", "blue"], options={"target": 500})
+    cid, tokens = created["id"], created["seats"]
+    store = RedisStore.from_url(live.redis_url, prefix=live.prefix)
+    second = create_app(CampaignService(store, fresh=Reproducible()), close_store=True)
+    async with socket_to(live, cid) as red:
+        await hello(red, tokens["red"], name="Ana", presence=True)
+        await presence_until(red, [("red", "Ana")], 0)
+        with contextlib.ExitStack() as serving:
+            # The second server starts and stops in a thread: both block until done.
+            there = await asyncio.to_thread(serving.enter_context, running(second))
+            async with socket_to(there, cid) as blue, socket_to(there, cid) as watcher:
+                await hello(blue, tokens["blue"], name="Bo")
+                await hello(watcher)
+                await presence_until(red, [("red", "Ana"), ("blue", "Bo")], 1)
+                stopping = asyncio.create_task(asyncio.to_thread(serving.close))
+                await presence_until(red, [("red", "Ana")], 0)
+            await stopping
