@@ -17,10 +17,13 @@ from domain.core.game import Game
 from projections.recorded import RecordedEvent
 
 
-class Line(msgspec.Struct, frozen=True):
+class Line(msgspec.Struct, frozen=True, omit_defaults=True):
     version: int
     text: str
     at_ms: int = 0
+    rewound_to: int | None = None
+    """On a rewind's line: the version it returned the campaign to, so a reader can mark the
+    lines after that version and before this one as undone."""
 
 
 def campaign_line(game: Game, event: Any) -> str | None:
@@ -30,7 +33,7 @@ def campaign_line(game: Game, event: Any) -> str | None:
         case Reseeded():
             return "The campaign was forked with fresh luck."
         case Rewound(to=to):
-            return f"The campaign was rewound to version {to}."
+            return f"The campaign was rewound to move {to}; the moves after it were undone."
     return None
 
 
@@ -41,7 +44,10 @@ def line(game: Game, recorded: RecordedEvent, state: Any) -> Line | None:
         text = campaign_line(game, event)
     else:
         text = game.describe(event, state)
-    return None if text is None else Line(recorded.version, text, recorded.at_ms)
+    if text is None:
+        return None
+    rewound_to = event.to if isinstance(event, Rewound) else None
+    return Line(recorded.version, text, recorded.at_ms, rewound_to)
 
 
 def timeline(game: Game, events: Sequence[RecordedEvent]) -> list[Line]:

@@ -22,5 +22,5 @@ def test_one_line_per_described_event_with_campaign_lines_of_our_own() -> None:
         Line(1, "A campaign of Dice Race began with seats red, blue.", 10),
         Line(3, "red rolled a 4"),
         Line(4, "blue held"),
-        Line(5, "The campaign was rewound to version 3."),
+        Line(5, "The campaign was rewound to move 3; the moves after it were undone.", rewound_to=3),
     ]

@@ -206,7 +206,7 @@ def test_rewinding_returns_the_live_board_to_a_past_version(server: Live, page: 
     expect(page.locator(".notice")).to_contain_text("Rewound to version 7.")
     expect(page.locator(".timeline")).to_have_count(0)
     at_version(page, head + 1)
-    expect(page.locator(".recent li.new")).to_contain_text("rewound to version 7")
+    expect(page.locator(".recent li.new")).to_contain_text("rewound to move 7")
     expect(page.locator(".trail-map .map-day")).to_contain_text("Day 1")
     expect(page.locator('.pitch-step[data-step="campsite"]')).to_have_class("pitch-step current")
     click_action(page, "Turn in for the night")
