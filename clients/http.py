@@ -2,6 +2,7 @@
 
 An error answer raises :class:`~clients.replica.ProtocolError` with the server's code and
 sentence; a server that cannot be reached raises :class:`Unreachable`, which names the URL.
+Seeds travel as decimal strings both ways (:func:`seed_field`), so that no JSON reader rounds them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,15 @@ class Unreachable(OSError):
     def __init__(self, url: str, reason: object) -> None:
         super().__init__(f"Cannot reach the server at {url}: {reason}.")
         self.url = url
+
+
+def seed_field(seed: int | str) -> str:
+    """A seed as a request carries it: decimal digits (docs/protocol.md, "Numbers and their
+    bounds"). A seed past 2**53 would be rounded by a reader that takes JSON numbers as doubles."""
+    text = str(seed)
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"A seed is a whole number from 0 to 2**64 - 1, not {seed!r}.")
+    return text
 
 
 def _send(request: urllib.request.Request) -> Any:

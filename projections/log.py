@@ -1,7 +1,8 @@
 """A viewer's copy of the event log: each event as that seat may see it.
 
 The game redacts its own events. The campaign-level events carry the seed, which stays secret while
-the campaign runs, so their ``seed`` and ``salt`` are left out until it has ended.
+the campaign runs, so their ``seed`` and ``salt`` are left out until it has ended. A stored seed is
+an integer of up to 64 bits; it is shown as a decimal string, which no JSON client rounds.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def seen_event(game: Game, event: Any, seat: str | None, *, ended: bool) -> Any:
         if not ended:
             for key in _SECRET:
                 data.pop(key, None)
+        else:
+            data["seed"] = str(event.seed)
         return data
     return msgspec.to_builtins(game.redact(event, seat))
 

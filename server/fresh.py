@@ -2,6 +2,12 @@
 
 The campaign service takes these as parameters so that simulations and benchmarks can run with
 deterministic ids and seeds and a clock that stands still.
+
+Chance is keyed by a seed and a salt together (:mod:`domain.core.rng`). Luck the server draws gets
+a fresh secret salt as well, so that nobody can work it out before the campaign ends. A seed the
+creator chooses is known to its chooser anyway; it gets :data:`CHOSEN_SALT`, the same on every
+server, so that the same game, ruleset, options, seats, seed and actions give the same campaign
+anywhere. Its published hash still proves that the server played the seed it was given.
 """
 
 from __future__ import annotations
@@ -11,6 +17,9 @@ import time
 import uuid
 
 from domain.core.rng import SEED_BITS, word
+
+CHOSEN_SALT = ""
+"""The salt of every seed a creator chooses (at creation, or a fork's numeric ``reseed``)."""
 
 
 class Fresh:

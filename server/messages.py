@@ -6,6 +6,7 @@ WebSocket messages are tagged unions on ``type``. Views and events travel as pla
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import msgspec
@@ -32,8 +33,40 @@ Version = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
 Limit = Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)]
 """How many at most (clamped to the largest page an endpoint hands out)."""
 SEED_LIMIT = 2**64
-Seed = Annotated[int, msgspec.Meta(ge=0, description="A whole number from 0 to 2**64 - 1.")]
-"""Its upper bound is checked after decoding (msgspec bounds stop at 64-bit signed integers)."""
+SEED_FIELDS = ("`$.seed`", "`$.reseed`")
+"""Where a seed is in a request body, as msgspec names the place of an error."""
+SEED_HINT = 'send the seed as a decimal string, such as "13112283191526718841"'
+"""Ends every refusal of a seed (after a sentence, so without its full stop)."""
+_SEED_DIGITS = re.compile(r"[0-9]{1,20}")
+_SEED_SCHEMA: list[dict[str, Any]] = [
+    {"type": "string", "pattern": "^[0-9]{1,20}$"},
+    {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER},
+]
+SeedIn = Annotated[
+    Any,
+    msgspec.Meta(
+        description=(
+            "A whole number from 0 to 2**64 - 1 as a decimal string (digits only); "
+            "a JSON integer only up to 2**53 - 1, which every JSON client reads exactly."
+        ),
+        extra_json_schema={"anyOf": [*_SEED_SCHEMA, {"type": "null"}]},
+    ),
+]
+"""A seed a client may choose (null: the server draws one). Decoded as any JSON value and read by
+:func:`seed_of`, so that every wrong one gets the same advice, a rounded-looking number included."""
+Reseed = Annotated[
+    Any,
+    msgspec.Meta(
+        description=(
+            "false: keep the parent's luck; true: new luck the server draws; a seed (as in "
+            "creation): new luck from that seed."
+        ),
+        extra_json_schema={"anyOf": [{"type": "boolean"}, *_SEED_SCHEMA]},
+    ),
+]
+SeedOut = Annotated[
+    str, msgspec.Meta(pattern="^[0-9]{1,20}$", description="A seed: a decimal string.")
+]
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 ActionId = Annotated[str, msgspec.Meta(max_length=1024)]
 Token = Annotated[str, msgspec.Meta(max_length=256)]
@@ -42,20 +75,37 @@ Name = Annotated[str, msgspec.Meta(max_length=64)]
 # -- HTTP requests ---------------------------------------------------------------------------
 
 
-def _check_seed(value: object) -> None:
-    if type(value) is int and value >= SEED_LIMIT:
-        raise ValueError("A seed is a whole number from 0 to 2**64 - 1.")
+def seed_of(value: object) -> int:
+    """The seed a client sent: a decimal string of 0 to 2**64 - 1, or a JSON integer that no
+    client can have rounded on its way (0 to 2**53 - 1). Anything else is refused, with advice."""
+    if type(value) is str and _SEED_DIGITS.fullmatch(value) and int(value) < SEED_LIMIT:
+        return int(value)
+    if type(value) is int and 0 <= value <= MAX_NUMBER:
+        return value
+    if type(value) is int and MAX_NUMBER < value < SEED_LIMIT:
+        raise ValueError(
+            f"The seed {value} is past 2**53 - 1, where a JSON number may have been rounded "
+            f"on its way; {SEED_HINT}"
+        )
+    raise ValueError(f"A seed is a whole number from 0 to 2**64 - 1: {SEED_HINT}")
+
+
+def seed_text(seed: int) -> str:
+    """A seed as the server sends it: decimal digits, which no JSON client rounds."""
+    return str(seed)
 
 
 class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: Name
-    seed: Seed | None = None
+    seed: SeedIn = None
+    """None: the server draws the luck. Once decoded, the chosen seed as an int."""
     options: Options | None = None
     seats: Annotated[list[Name], msgspec.Meta(max_length=16)] | None = None
     private: bool = False
 
     def __post_init__(self) -> None:
-        _check_seed(self.seed)
+        if self.seed is not None:
+            msgspec.structs.force_setattr(self, "seed", seed_of(self.seed))
 
 
 class ActRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -66,12 +116,13 @@ class ActRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     at: Count
-    reseed: bool | Seed = False
-    """False: keep the parent's luck; True: fresh luck from a new random seed; a number: that
-    seed (0 to 2**64 - 1)."""
+    reseed: Reseed = False
+    """False: keep the parent's luck; True: fresh luck from a new random seed; a seed (see
+    :func:`seed_of`): that seed, as an int once decoded."""
 
     def __post_init__(self) -> None:
-        _check_seed(self.reseed)
+        if type(self.reseed) is not bool:
+            msgspec.structs.force_setattr(self, "reseed", seed_of(self.reseed))
 
 
 class RewindRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -149,7 +200,8 @@ class StateOut(msgspec.Struct, frozen=True):
     head: int
     seat: str | None = None
     seed_hash: str = ""
-    seed: int | None = None
+    seed: SeedOut | None = None
+    """Revealed once the campaign has ended, with its salt."""
     salt: str | None = None
     fork_points: list[int] = []
     """The versions the campaign may be forked at: where a seat had a decision to make."""
@@ -162,7 +214,8 @@ class CampaignOut(msgspec.Struct, frozen=True):
     seats: list[str]
     private: bool
     seed_hash: str
-    seed: int | None = None
+    seed: SeedOut | None = None
+    """Revealed once the campaign has ended, with its salt."""
     salt: str | None = None
 
 

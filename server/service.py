@@ -24,7 +24,7 @@ from projections.log import Seeding, last_seeding
 from server.auth import PRIVATE, is_private
 from server.codec import Recorded, codec_for
 from server.decision_points import DecisionPoints
-from server.fresh import Fresh, wall_clock_ms
+from server.fresh import CHOSEN_SALT, Fresh, wall_clock_ms
 from server.head import Facts, Head
 from server.heads import ORIGIN, HeadRepository
 from server.points import SEEDED_AT, Points, check_fork, check_rewind, points_of, seeded_at
@@ -58,6 +58,15 @@ class CampaignService:
 
     # -- creating -------------------------------------------------------------------------
 
+    def _luck(self, chosen: int | None) -> tuple[int, str]:
+        """The seed and salt of new luck: a chosen seed with the salt every server gives it
+        (the same seed plays the same game anywhere), or a drawn seed with a fresh secret salt."""
+        if chosen is None:
+            return self._fresh.seed(), self._fresh.salt()
+        if not 0 <= chosen < 1 << SEED_BITS:
+            raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
+        return chosen, CHOSEN_SALT
+
     async def create(
         self,
         game_name: str,
@@ -72,11 +81,7 @@ class CampaignService:
         check_seats(game, seat_tuple)
         options = dict(sorted((options or {}).items()))
         options_of(game, options)  # refused here, before anything is stored
-        if seed is None:
-            seed = self._fresh.seed()
-        if not 0 <= seed < 1 << SEED_BITS:
-            raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
-        salt = self._fresh.salt()
+        seed, salt = self._luck(seed)
         created = CampaignCreated(
             game.info.name, game.info.ruleset, seed, salt, seat_tuple, options
         )
@@ -253,10 +258,7 @@ class CampaignService:
                 campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs, listed=listed
             )
             return Created(child_id, facts.game.info.name, facts.seats, inherited[SEED_HASH], at)
-        seed = self._fresh.seed() if reseed is True else int(reseed)
-        if not 0 <= seed < 1 << SEED_BITS:
-            raise InvalidOptions(f"A seed is a whole number from 0 to 2**{SEED_BITS} - 1.")
-        salt = self._fresh.salt()
+        seed, salt = self._luck(None if reseed is True else int(reseed))
         seed_hash = seed_commitment(seed, salt)
         # The new luck starts at the reseed: no rewind may return to the parent's generator.
         reseeded_at = at + 1

@@ -19,6 +19,7 @@ from server.messages import (
     CreateCampaign,
     CreatedOut,
     Limit,
+    seed_text,
 )
 from server.openapi import operation
 from server.service import SEED_HASH
@@ -84,7 +85,7 @@ async def get_campaign(request: Request) -> Response:
         seats=list(head.facts.seats),
         private=is_private(head.facts.attrs),
         seed_hash=head.facts.attrs.get(SEED_HASH, ""),
-        seed=None if seeding is None else seeding.seed,
+        seed=None if seeding is None else seed_text(seeding.seed),
         salt=None if seeding is None else seeding.salt,
     )
     return json(out)

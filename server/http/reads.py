@@ -20,6 +20,7 @@ from server.messages import (
     TimelineOut,
     TimelineQuery,
     Version,
+    seed_text,
 )
 from server.openapi import operation
 from server.service import SEED_HASH
@@ -75,7 +76,7 @@ async def state(request: Request) -> Response:
         head=head.version,
         seat=seat,
         seed_hash=head.facts.attrs.get(SEED_HASH, ""),
-        seed=None if seeding is None else seeding.seed,
+        seed=None if seeding is None else seed_text(seeding.seed),
         salt=None if seeding is None else seeding.salt,
         fork_points=list(points.fork),
         rewind_points=list(points.rewind),

@@ -16,6 +16,7 @@ from server import logs
 from server.auth import bearer, seat_for
 from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
 from server.http.context import MAX_BODY, Context, context
+from server.messages import SEED_FIELDS, SEED_HINT
 from server.throttle import client_of, retry_after
 
 log = logging.getLogger("tabletale.http")
@@ -65,7 +66,13 @@ async def body(request: Request, kind: type[T]) -> T:
     data = await read_body(request)
     if not data:
         raise ApiError("bad_request", "The request needs a JSON body.")
-    return decoder(kind).decode(data)
+    try:
+        return decoder(kind).decode(data)
+    except msgspec.ValidationError as error:
+        # A seed is read by messages.seed_of, except a number too large for any reader at all.
+        if str(error).endswith(SEED_FIELDS):
+            raise ApiError("bad_request", f"The request could not be read: {SEED_HINT}.") from None
+        raise
 
 
 def query(request: Request, kind: type[T]) -> T:

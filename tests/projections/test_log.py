@@ -21,7 +21,14 @@ def test_the_seed_and_salt_stay_secret_while_running() -> None:
 
 def test_the_seed_is_shown_once_the_campaign_ended() -> None:
     shown = seen_event(DICE, CREATED, None, ended=True)
-    assert shown["seed"] == 1234 and shown["salt"] == "pepper"
+    assert shown["seed"] == "1234" and shown["salt"] == "pepper"
+
+
+def test_a_shown_seed_is_a_decimal_string_however_large() -> None:
+    largest = CampaignCreated("dice-race", "dice-race/1", 2**64 - 1, "", ("player",), {})
+    assert seen_event(DICE, largest, None, ended=True)["seed"] == "18446744073709551615"
+    reseeded = seen_event(DICE, Reseeded(13112283191526718841, ""), "player", ended=True)
+    assert reseeded == {"type": "campaign/reseeded", "seed": "13112283191526718841", "salt": ""}
 
 
 def test_game_events_go_through_the_games_redaction() -> None:

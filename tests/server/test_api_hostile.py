@@ -69,7 +69,35 @@ async def test_numbers_out_of_bounds_in_queries_are_refused(
     refused(await api.get(url, params=params))
 
 
-@pytest.mark.parametrize("reseed", [2**64, 2**64 + 5, -1, -(2**63), -(2**63) - 1, 10**40, 1.5, "7"])
+BAD_SEEDS: list[object] = [
+    2**64,
+    2**64 + 5,
+    -1,
+    -(2**63),
+    -(2**63) - 1,
+    10**40,
+    1.5,
+    2**53,  # a double cannot tell it from 2**53 + 1: it may have been rounded on its way
+    13112283191526720000,  # 13112283191526718841 as a browser sends it
+    "18446744073709551616",
+    "-7",
+    "7.0",
+    " 7",
+    "0x7",
+    "",
+    "\u0667",  # a digit, but not a decimal digit of ASCII
+    "1" * 21,
+    None,
+    [7],
+]
+
+
+def refused_seed(response: httpx.Response) -> None:
+    refused(response)
+    assert "send the seed as a decimal string" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("reseed", BAD_SEEDS)
 async def test_a_fork_with_a_seed_out_of_range_is_refused_and_makes_nothing(
     api: httpx.AsyncClient, reseed: object
 ) -> None:
@@ -79,14 +107,14 @@ async def test_a_fork_with_a_seed_out_of_range_is_refused_and_makes_nothing(
     response = await api.post(
         f"/api/campaigns/{created['id']}/fork", json={"at": 2, "reseed": reseed}, headers=headers
     )
-    refused(response)
+    refused_seed(response)
     assert await catalog(api) == before
 
 
 async def test_the_largest_seed_and_a_boolean_reseed_are_accepted(api: httpx.AsyncClient) -> None:
     created = await create(api)
     headers = auth(created["seats"]["player"])
-    for reseed in (2**64 - 1, 0, True, False):
+    for reseed in ("18446744073709551615", "0", 2**53 - 1, 0, True, False):
         response = await api.post(
             f"/api/campaigns/{created['id']}/fork",
             json={"at": 2, "reseed": reseed},
@@ -95,11 +123,31 @@ async def test_the_largest_seed_and_a_boolean_reseed_are_accepted(api: httpx.Asy
         assert response.status_code == 201, response.text
 
 
+@pytest.mark.parametrize("seed", [seed for seed in BAD_SEEDS if seed is not None] + [True])
+async def test_creation_with_a_seed_that_is_not_one_is_refused_and_makes_nothing(
+    api: httpx.AsyncClient, seed: object
+) -> None:
+    before = await catalog(api)
+    refused_seed(await api.post("/api/campaigns", json={"game": "dice-race", "seed": seed}))
+    assert await catalog(api) == before
+
+
+async def test_a_seed_too_large_for_any_number_reader_is_refused_with_the_same_advice(
+    api: httpx.AsyncClient,
+) -> None:
+    before = await catalog(api)
+    for raw in (b"1e400", b"-1e400", b"9" * 5000):
+        body = b'{"game": "dice-race", "seed": ' + raw + b"}"
+        sent = await api.post(
+            "/api/campaigns", content=body, headers={"Content-Type": "application/json"}
+        )
+        refused_seed(sent)
+    assert await catalog(api) == before
+
+
 @pytest.mark.parametrize(
     "body",
     [
-        {"game": "dice-race", "seed": 2**64},
-        {"game": "dice-race", "seed": -1},
         {"game": "dice-race", "seats": ["x" * 65]},
         {"game": "dice-race", "seats": [f"s{n}" for n in range(17)]},
     ],
