@@ -47,6 +47,13 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     chance: bool
     chapters: bool = False
     """Whether a campaign is a series of chapters (see :class:`Progress`)."""
+    seat_names: dict[str, str] = msgspec.field(default_factory=dict)
+    """The name a person knows each seat by (``gil`` -> ``Gil``), for turn bars and lobbies."""
+    round_name: str = "day"
+    """What one round of play is called in the rulebook (``day``, ``round``): what
+    :attr:`Progress.day` counts."""
+    chapter_names: dict[str, str] = msgspec.field(default_factory=dict)
+    """Each chapter id (as :attr:`Progress.chapter` gives it) -> its title in the game's words."""
 
 
 class ChapterAttempts(msgspec.Struct, frozen=True):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -17,6 +17,8 @@ from domain.gil_ennis.events import DreamsShuffled, GilEnnisEvent
 from domain.gil_ennis.rules import placing
 from domain.gil_ennis.rules.evolve import evolve
 from domain.gil_ennis.state import GilEnnisState
+from domain.gil_ennis.turn import SEAT_NAMES
+from domain.gil_ennis.turn import to_act as seats_to_act
 from domain.gil_ennis.view import GilEnnisView, view
 
 RULES_VERSION = 2
@@ -28,8 +30,23 @@ OWN_EVENTS = get_args(GilEnnisEvent)
 class GilEnnisOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The starting worry level, as a number (``worry``) or by name (``difficulty``)."""
 
-    worry: Literal[1, 3] | None = None
-    difficulty: Literal["easy", "normal"] | None = None
+    worry: Annotated[
+        Literal[1, 3] | None,
+        msgspec.Meta(
+            title="Starting worry level",
+            description=(
+                "The value of the WORRY LEVEL die at set-up: 1 (easy) or 3 (normal). "
+                "Left out, the difficulty decides, and normal play starts at 3."
+            ),
+        ),
+    ] = None
+    difficulty: Annotated[
+        Literal["easy", "normal"] | None,
+        msgspec.Meta(
+            title="Difficulty",
+            description="Easy starts the WORRY LEVEL at 1, normal at 3 (the default).",
+        ),
+    ] = None
 
     def __post_init__(self) -> None:
         both = self.worry is not None and self.difficulty is not None
@@ -52,6 +69,8 @@ class GilEnnisGame:
         seat_layouts=(("player",), ("gil", "ennis")),
         hidden_information=True,
         chance=True,
+        seat_names=dict(SEAT_NAMES),
+        round_name="day",
     )
     options_type: Any = GilEnnisOptions
     event_type: Any = GilEnnisEvent
@@ -96,10 +115,7 @@ class GilEnnisGame:
         ]
 
     def to_act(self, state: GilEnnisState) -> tuple[str, ...]:
-        if state.result != "running":
-            return ()
-        found = rules.candidates(state)
-        return tuple(seat for seat in state.seats if any(seat in c.seats for c in found))
+        return seats_to_act(state)
 
     def progress(self, state: GilEnnisState) -> Progress:
         return Progress(day=state.day)

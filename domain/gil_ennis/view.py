@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.turn import Turn
 from domain.gil_ennis.rules.common import campsite
 from domain.gil_ennis.state import Character, GilEnnisState, Pledge, pool, worry_dice
+from domain.gil_ennis.turn import turn
 
 
 class GilEnnisView(msgspec.Struct, frozen=True):
@@ -40,6 +42,8 @@ class GilEnnisView(msgspec.Struct, frozen=True):
     challenge: tuple[int, ...]
     placed: tuple[int, ...]
     result: str
+    turn: Turn
+    """Whose move it is and what is asked (see :mod:`domain.core.turn`)."""
 
 
 def view(state: GilEnnisState, seat: str | None) -> GilEnnisView:
@@ -78,4 +82,5 @@ def view(state: GilEnnisState, seat: str | None) -> GilEnnisView:
         challenge=state.challenge,
         placed=state.placed,
         result=state.result,
+        turn=turn(state),
     )
