@@ -1,16 +1,22 @@
-// One campaign's page: the board for its game, live through the play socket (or a past version
-// while the timeline is open), the seats and who is connected, what just happened, the end with
-// its reason and revealed seed, and clear messages when something goes wrong.
+// One campaign's page: the turn bar, the board for its game, live through the play socket (or a
+// past move while the timeline is open), the seats and who is connected, what just happened, the
+// end with its reason and revealed seed, and clear messages when something goes wrong.
+//
+// Keys (when no text field has the focus): N brings the seat's first choice into view and focuses
+// it, T opens or closes the timeline, Escape closes a dialog; Tab and Enter do the rest.
 
 import * as api from "./api.js";
 import { ActionSink } from "./boards/common.js";
 import { boardFor } from "./boards/index.js";
 import { LiveConnection } from "./connection.js";
+import { dangerMenu, isDangerous } from "./danger.js";
 import { clear, h } from "./dom.js";
+import { endPanel as drawEnd } from "./ending.js";
 import { renderSeats } from "./presence.js";
 import { choose, playerName, playing, remember } from "./seats.js";
 import { Story, renderRecent } from "./story.js";
 import { Timeline } from "./timeline.js";
+import { TurnBar, seatName, turnState } from "./turn.js";
 
 const PROBLEMS = {
   stale_version: "Somebody acted first, so that action was not taken. The board now shows the latest.",
@@ -21,6 +27,9 @@ const PROBLEMS = {
   not_found: "There is no such campaign.",
   unavailable: "The server's store is not answering; try again shortly.",
 };
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 15000;
+const LIT_MS = 2500;
 
 function notice(node, text, tone = "info", id = "") {
   const box = h("div", { class: `notice notice-${tone}`, role: tone === "error" ? "alert" : "status", dataset: id ? { notice: id } : undefined },
@@ -40,48 +49,127 @@ async function gameFacts(game) {
   }
 }
 
-export async function mountCampaign(root, { campaign, watch, navigate }) {
+function typing(target) {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
+
+// The page when the campaign cannot be opened: the reason, and, when the server is out of reach,
+// another try by itself with backoff (and one on demand).
+function unreachable(root, error, { token, campaign, retry }) {
+  const watch = token && error.code === "unauthorized"
+    ? h("a", { class: "button", href: `#/c/${campaign}/watch` }, "Watch instead") : null;
+  const retrying = retry ? h("p", { class: "muted", role: "status", "aria-live": "polite" }) : null;
+  clear(root,
+    h("h1", { class: "page-title" }, "This campaign cannot be opened"),
+    h("div", { class: "notice notice-error", role: "alert" }, error.message),
+    retrying,
+    h("div", { class: "bar-actions" },
+      retry ? h("button", { type: "button", class: "primary", onclick: () => retry.now() }, "Try again now") : null,
+      watch, h("a", { class: "button", href: "#/" }, "Back to the lobby")));
+  return retrying;
+}
+
+export function mountCampaign(root, { campaign, watch, navigate }) {
+  let stopped = false;
+  let timer = null;
+  let cleanup = () => {};
+  let delay = RETRY_FIRST_MS;
+  const { token } = watch ? { token: null } : playing(campaign);
+
+  async function attempt() {
+    timer = null;
+    let entry;
+    try {
+      entry = await api.describe(campaign, token);
+    } catch (error) {
+      if (stopped) return;
+      const passing = error.code === "offline" || error.code === "unavailable" || error.status >= 500;
+      const retry = passing ? { now: () => { clearTimeout(timer); attempt(); } } : null;
+      const status = unreachable(root, error, { token, campaign, retry });
+      if (passing) {
+        const wait = delay;
+        delay = Math.min(RETRY_MAX_MS, delay * 2);
+        status.textContent = `Trying again in ${Math.round(wait / 1000)} s…`;
+        timer = setTimeout(attempt, wait);
+      }
+      return;
+    }
+    if (stopped) return;
+    cleanup = await mountLive(root, { campaign, watch, navigate, entry });
+    if (stopped) cleanup();
+  }
+
+  attempt();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    cleanup();
+  };
+}
+
+async function mountLive(root, { campaign, watch, navigate, entry }) {
   const { seat, token } = watch ? { seat: null, token: null } : playing(campaign);
+  const info = await gameFacts(entry.entry.game);
+  const content = await api.content(entry.entry.game).catch(() => ({}));
+  const gameTitle = info?.title || entry.entry.game;
   const memory = new Map();
   const story = new Story(campaign, token);
-  const title = h("h2", {}, "Loading…");
-  const status = h("div", { class: "campaign-status" });
+  const turnBar = new TurnBar({ show: () => showChoices() });
+  const status = h("p", { class: "campaign-status" });
   const notices = h("div", { class: "notices", "aria-live": "polite" });
+  const announcer = h("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
   const boardSlot = h("div", { class: "board-slot" });
-  const extraActions = h("section", { class: "panel actions-panel" });
-  const seatsPanel = h("section", { class: "panel seats-panel" });
-  const recentPanel = h("section", { class: "panel recent-panel" });
-  const endPanel = h("section", { class: "panel end-panel", hidden: true });
+  const extraActions = h("section", { class: "panel actions-panel", "aria-label": "Your actions" });
+  const seatsPanel = h("section", { class: "panel seats-panel", "aria-label": "Seats" });
+  const recentPanel = h("section", { class: "panel recent-panel", "aria-label": "What just happened" });
+  const endSlot = h("section", { class: "panel end-panel", hidden: true, "aria-label": "The end" });
   const timelineSlot = h("div", { class: "timeline-slot" });
-  const historyBar = h("div", { class: "history-bar", hidden: true });
-  const timelineButton = h("button", { type: "button", class: "ghost", onclick: () => (timeline ? closeTimeline() : openTimeline()) }, "Timeline");
+  const historyBar = h("div", { class: "history-bar", hidden: true, role: "status" });
+  const dangerSlot = h("div", { class: "danger-slot" });
+  const timelineButton = h("button", { type: "button", class: "ghost", "aria-keyshortcuts": "t", onclick: () => (timeline ? closeTimeline() : openTimeline()) }, "Timeline");
+  const forkedFrom = entry.entry.parent
+    ? h("p", { class: "fork-banner", role: "note" },
+      "Forked from ", h("a", { href: `#/c/${encodeURIComponent(entry.entry.parent)}` }, `campaign ${entry.entry.parent.slice(0, 8)}`),
+      ` at move ${entry.entry.fork_version}: a campaign of its own from there on; the original goes on unchanged.`)
+    : null;
   clear(root,
+    turnBar.node,
     h("div", { class: "campaign-bar" },
-      h("div", {}, title, status),
-      h("div", { class: "bar-actions" }, timelineButton, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
-    notices, timelineSlot, historyBar,
+      h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, gameTitle), status),
+      h("div", { class: "bar-actions" }, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
+    forkedFrom, notices, announcer, timelineSlot, historyBar,
     h("div", { class: "campaign-body" },
-      h("div", { class: "board-column" }, endPanel, boardSlot),
-      h("aside", { class: "sidebar" }, seatsPanel, extraActions, recentPanel)));
+      h("div", { class: "board-column" }, endSlot, boardSlot),
+      h("aside", { class: "sidebar", "aria-label": "The table" }, seatsPanel, extraActions, recentPanel, keysHelp())));
 
-  let info = null;
-  let content = {};
   let timeline = null;
-  let history = null; // {version, view} while the timeline shows a past version
+  let history = null; // {version, view} while the timeline shows a past move
   let recent = [0, -1, []];
   let ended = false;
+  let then = null; // the action that completes a dangerous step the player confirmed
+  let keyboard = false; // whether the last input came from the keyboard (focus may scroll then)
+  let litTimer = null;
+  let offlineNote = null; // what the turn bar says while the connection is down
 
   const connection = new LiveConnection(campaign, { token, name: playerName(), handlers: {} });
   const replica = connection.replica;
+
+  function online() {
+    return connection.online;
+  }
+
+  function playable() {
+    return (replica.legalActions || []).filter((action) => !isDangerous(action));
+  }
 
   function draw() {
     const source = history || { version: replica.version, view: replica.view };
     if (source.view === null || source.view === undefined) return;
     const live = !history;
-    const sink = new ActionSink(live ? replica.legalActions : [], {
-      act: live && token && replica.outcome === "running" ? act : null,
-      busy: connection.busy,
-    });
+    const canAct = live && token && replica.outcome === "running" && online();
+    const choices = live ? playable() : [];
+    const refocus = focusToKeep();
+    const sink = new ActionSink(choices, { act: canAct ? act : null, busy: connection.busy });
     const board = boardFor(replica.game);
     const context = { view: source.view, seat: replica.seat, seats: replica.seats, content, info, sink, memory, live };
     let drawn;
@@ -92,23 +180,98 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
     }
     clear(boardSlot, drawn);
     const rest = sink.buttons(sink.left, { group: 8 });
-    clear(extraActions, h("h3", {}, live ? "Your actions" : "Actions"),
-      rest || h("p", { class: "muted" }, !live ? "Viewing the past: no actions." : token ? (replica.outcome === "running" ? "Nothing else to do right now." : "The campaign is over.") : "Watching: spectators cannot act."));
-    status.textContent = `${info?.title || replica.game} · version ${replica.version} · ${replica.seat ? `playing as ${replica.seat}` : "watching"}`;
+    const state = turnState({
+      view: source.view, seat: replica.seat, legal: choices, outcome: replica.outcome, info,
+      online: online(), offlineNote, viewingPast: !live,
+    });
+    clear(extraActions, h("h2", { class: "panel-title" }, live && token ? "Your actions" : "Actions"), rest, actionsNote(rest, choices, state, live));
+    clear(dangerSlot, live && token && replica.outcome === "running" && online() ? dangerMenu(replica.legalActions || [], takeDangerous) : null);
+    const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
+    status.textContent = `Move ${replica.version} · ${who}`;
     status.dataset.version = String(replica.version);
+    status.dataset.seat = replica.seat || "";
     boardSlot.dataset.version = String(source.version);
     boardSlot.classList.toggle("historic", !live);
     boardSlot.classList.toggle("busy", connection.busy);
+    boardSlot.classList.toggle("offline", !online());
+    const began = turnBar.update(state, gameTitle);
+    if (began && !ended) announce(`Your move. ${state.detail}`);
+    restoreFocus(refocus);
+  }
+
+  // What "Your actions" says under its buttons: never that there is nothing to do while the seat
+  // has a choice somewhere on the board.
+  function actionsNote(rest, choices, state, live) {
+    if (!live) return h("p", { class: "muted" }, "Looking at an earlier move: no actions.");
+    if (!token) return h("p", { class: "muted" }, "Watching: spectators cannot act.");
+    if (replica.outcome !== "running") return h("p", { class: "muted" }, "The campaign is over.");
+    if (!online()) return h("p", { class: "muted" }, "Offline: your actions come back with the connection.");
+    if (choices.length && !rest) {
+      return h("p", {}, choices.length === 1 ? "Your choice is on the board. " : `Your ${choices.length} choices are on the board. `,
+        h("button", { type: "button", class: "ghost small", onclick: () => showChoices() }, "Show me"));
+    }
+    if (!choices.length) return h("p", { class: "muted" }, state.detail);
+    return null;
+  }
+
+  function actionButtons() {
+    return [...boardSlot.querySelectorAll("button.action:not([disabled])"), ...extraActions.querySelectorAll("button.action:not([disabled])")];
+  }
+
+  // Bring the first choice into view, focus it, and light up where the choices are.
+  function showChoices() {
+    const first = actionButtons()[0];
+    if (!first) return;
+    const group = first.closest("details");
+    if (group) group.open = true;
+    first.scrollIntoView({ block: "center", behavior: "smooth" });
+    first.focus({ preventScroll: true });
+    for (const node of [boardSlot, extraActions]) node.classList.add("choices-lit");
+    clearTimeout(litTimer);
+    litTimer = setTimeout(() => {
+      for (const node of [boardSlot, extraActions]) node.classList.remove("choices-lit");
+    }, LIT_MS);
+  }
+
+  // Before a redraw replaces the buttons: the action that had the focus, if focus was among them.
+  function focusToKeep() {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLElement)) return null;
+    if (!boardSlot.contains(active) && !extraActions.contains(active) && !dangerSlot.contains(active)) return null;
+    return { action: active.dataset.action || null };
+  }
+
+  // After a redraw: focus lands on the same action if it is still there, else on the seat's next
+  // choice, else on the turn bar, so a keyboard player never falls back to the top of the page.
+  function restoreFocus(kept) {
+    if (!kept || document.activeElement !== document.body) return;
+    const buttons = actionButtons();
+    const next = buttons.find((button) => button.dataset.action === kept.action) || buttons[0] || turnBar.headline;
+    next.focus({ preventScroll: !keyboard });
+    if (keyboard && next !== turnBar.headline) next.scrollIntoView({ block: "nearest" });
+  }
+
+  function announce(text) {
+    announcer.textContent = "";
+    // a separate task, so that the same words said twice are announced twice
+    setTimeout(() => { announcer.textContent = text; }, 50);
   }
 
   function act(action) {
     if (connection.act(action)) draw();
   }
 
+  function takeDangerous(danger, action) {
+    then = danger.then && danger.then !== action.id ? danger.then : null;
+    act(action.id);
+  }
+
   function drawSeats() {
     renderSeats(seatsPanel, {
       campaign,
       replica,
+      info,
+      online: online(),
       playing: replica.seat,
       switchTo: (next) => {
         choose(campaign, next);
@@ -120,22 +283,17 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
   async function showEnd() {
     if (ended || replica.outcome === "running") return;
     ended = true;
-    let seed = null;
+    let described = null;
     try {
-      seed = await api.describe(campaign, token);
+      described = await api.describe(campaign, token);
     } catch {
-      seed = null;
+      described = null;
     }
     await story.refresh().catch(() => {});
     const reason = story.lines.length ? story.lines[story.lines.length - 1].text : "";
-    endPanel.hidden = false;
-    clear(endPanel,
-      h("h3", {}, replica.outcome === "won" ? "Won!" : "Lost"),
-      reason ? h("p", { class: "reason" }, reason) : null,
-      seed?.seed !== null && seed?.seed !== undefined
-        ? h("p", { class: "seed" }, "The seed is revealed: ", h("strong", { class: "mono" }, String(seed.seed)),
-          h("span", { class: "muted small" }, ` (salt ${seed.salt}; its hash ${seed.seed_hash.slice(0, 12)}… was published at the start)`))
-        : null);
+    endSlot.hidden = false;
+    drawEnd(endSlot, { outcome: replica.outcome, reason, described });
+    announce(`${replica.outcome === "won" ? "Won" : "Lost"}. ${reason}`);
   }
 
   async function refreshStory(range, events) {
@@ -147,12 +305,13 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
     }
     renderRecent(recentPanel, story, [recent[0], recent[1]], recent[2]);
     if (timeline) timeline.position(); // new lines, and the fork and rewind points with them
+    const said = story.between(range[0], range[1]).slice(-3).map((line) => line.text);
+    if (said.length && range[0] > 0) announce(said.join(" "));
   }
 
   connection.handlers = {
     change: (_, message) => {
       if (message.type === "welcome") {
-        title.textContent = info?.title || message.game;
         drawSeats();
         const missed = message.missed || [];
         const first = missed.length ? missed[0].version : message.version;
@@ -164,17 +323,27 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
       }
       if (timeline) timeline.grown();
       draw();
+      if (then && !connection.busy) {
+        const next = then;
+        then = null;
+        if ((replica.legalActions || []).some((action) => action.id === next)) act(next);
+      }
       showEnd();
     },
     presence: drawSeats,
     status: (state, detail) => {
       if (state === "down") {
         notice(notices, `The connection dropped. Reconnecting in ${Math.round(detail.delay / 100) / 10} s (attempt ${detail.attempt})…`, "warn", "connection");
+        offlineNote = `The connection dropped; trying again in ${Math.round(detail.delay / 100) / 10} s. Your actions wait until it is back.`;
       } else if (state === "open") {
         notices.querySelector('[data-notice="connection"]')?.remove();
+        offlineNote = null;
       } else if (state === "closed") {
         notice(notices, `The server closed the connection: ${detail.reason || "the campaign cannot be opened"}.`, "error", "connection");
+        offlineNote = "The server closed the connection; reload the page to try again.";
       }
+      drawSeats();
+      draw();
     },
     problem: ({ code, message }) => {
       const plain = PROBLEMS[code];
@@ -193,7 +362,8 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
       show: (version, view) => {
         history = { version, view };
         historyBar.hidden = false;
-        clear(historyBar, `Showing version ${version} of ${replica.version} as ${replica.seat || "a spectator"} sees it.`);
+        const as = replica.seat ? seatName(info, replica.seat) : "a spectator";
+        clear(historyBar, `Showing move ${version} of ${replica.version} as ${as} sees it.`);
         draw();
       },
       leave: closeTimeline,
@@ -222,23 +392,42 @@ export async function mountCampaign(root, { campaign, watch, navigate }) {
     draw();
   }
 
-  try {
-    const entry = await api.describe(campaign, token);
-    info = await gameFacts(entry.entry.game);
-    content = await api.content(entry.entry.game).catch(() => ({}));
-    title.textContent = info?.title || entry.entry.game;
-  } catch (error) {
-    // a seat token this server does not know (say, its store was reset) can still watch
-    const watch = token && error.code === "unauthorized"
-      ? h("a", { class: "button", href: `#/c/${campaign}/watch` }, "Watch instead") : null;
-    clear(root,
-      h("div", { class: "notice notice-error", role: "alert" }, error.message),
-      h("div", { class: "bar-actions" }, watch, h("a", { class: "button", href: "#/" }, "Back to the lobby")));
-    return () => {};
+  function onKey(event) {
+    keyboard = true;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    if (document.querySelector("dialog[open]")) return;
+    if (event.key === "n" || event.key === "N") {
+      event.preventDefault();
+      showChoices();
+    } else if (event.key === "t" || event.key === "T") {
+      event.preventDefault();
+      if (timeline) closeTimeline();
+      else openTimeline();
+    }
   }
+  const onPointer = () => { keyboard = false; };
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", onPointer);
+
   connection.start();
   return () => {
+    document.removeEventListener("keydown", onKey);
+    document.removeEventListener("pointerdown", onPointer);
+    clearTimeout(litTimer);
     timeline?.close();
     connection.close();
+    document.title = "tabletale";
   };
+}
+
+function keysHelp() {
+  const key = (k, what) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)];
+  return h("details", { class: "panel keys-help" },
+    h("summary", {}, "Keyboard"),
+    h("dl", { class: "keys" },
+      key("Tab", "the next control (Shift+Tab: the one before)"),
+      key("Enter", "take the action or open the group in focus"),
+      key("N", "go to your choices"),
+      key("T", "open or close the timeline"),
+      key("Esc", "close a dialog without doing anything")));
 }

@@ -31,6 +31,7 @@ export class LiveConnection {
     this.closed = false;
     this.prefix = commandPrefix();
     this.commands = 0;
+    this.online = false; // welcomed on an open socket: what is on screen is live
   }
 
   emit(kind, ...args) {
@@ -59,6 +60,7 @@ export class LiveConnection {
   dropped(socket, event) {
     if (socket !== this.socket || this.closed) return;
     this.socket = null;
+    this.online = false;
     if (FINAL_CLOSES.has(event.code) && this.replica.version === 0) {
       this.emit("status", "closed", { reason: event.reason });
       return;
@@ -96,6 +98,7 @@ export class LiveConnection {
     else if (reply) this.send(reply);
     if (message.type === "welcome") {
       this.attempts = 0;
+      this.online = true;
       this.emit("status", "open", {});
     }
     if (CHANGES.has(message.type) && !this.replica.lost) this.emit("change", this.replica, message);
@@ -106,9 +109,10 @@ export class LiveConnection {
     return this.exchange !== null;
   }
 
-  // Take a legal action at the version on screen; false when one is already on its way.
+  // Take a legal action at the version on screen; false when one is already on its way or the
+  // connection is down (nothing is queued behind the player's back: the page shows it offline).
   act(action) {
-    if (this.exchange || !this.token) return false;
+    if (this.exchange || !this.token || !this.online) return false;
     this.commands += 1;
     this.exchange = new Exchange(this.replica, action, `${this.prefix}-${this.commands}`);
     this.send(this.exchange.request);

@@ -58,13 +58,31 @@ export function eventWords(seen) {
   return humanize(type.includes("/") ? type.split("/").pop() : type);
 }
 
+// For each line a rewind undid, the move of that rewind: a rewind at move v back to move k undoes
+// the moves after k and before v (the first such rewind after a line is the one that undid it).
+export function undoneBy(lines) {
+  const undone = new Map();
+  const rewinds = lines.filter((line) => line.rewound_to !== undefined && line.rewound_to !== null);
+  for (const line of lines) {
+    const rewind = rewinds.find((r) => r.version > line.version && r.rewound_to < line.version);
+    if (rewind) undone.set(line.version, rewind.version);
+  }
+  return undone;
+}
+
 export function renderRecent(node, story, range, events) {
   const [first, last] = range;
   const fresh = story.between(first, last);
   const earlier = story.lines.filter((line) => line.version < first).slice(-4);
   const fallback = !fresh.length && events.length ? events.map((e) => ({ version: e.version, text: eventWords(e) })) : [];
-  const item = (line, className) => h("li", { class: className, dataset: { version: String(line.version) } },
-    h("span", { class: "v" }, `v${line.version}`), h("span", {}, line.text));
+  const undone = undoneBy(story.lines);
+  const item = (line, className) => {
+    const by = undone.get(line.version);
+    return h("li", { class: `${className}${by ? " undone" : ""}`, dataset: { version: String(line.version) } },
+      h("span", { class: "v" }, `move ${line.version}`),
+      h("span", { class: "text" }, by ? h("s", {}, line.text) : line.text),
+      by ? h("span", { class: "undone-note" }, `undone by the rewind at move ${by}`) : null);
+  };
   clear(node,
     h("h3", {}, "What just happened"),
     h("ol", { class: "recent" },

@@ -150,7 +150,7 @@ def act_over_http(
 def open_as(page: Page, server: Live, campaign: str, seat: str, token: str) -> None:
     """Open ``campaign`` in ``page`` as ``seat``, through the invite link a partner would get."""
     page.goto(f"{server.http}/#/join/{campaign}/{seat}/{token}")
-    expect(page.locator(".campaign-status")).to_contain_text(f"playing as {seat}")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", seat)
 
 
 def version_of(page: Page) -> int:

@@ -250,7 +250,7 @@ def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
 
     # a spectator sees the same mine, with no steps to take and nothing more
     page.goto(f"{table.live.http}/#/c/{created['id']}/watch")
-    expect(page.locator(".campaign-status")).to_contain_text("watching")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "")
     expect(mine.locator(".mine-tile.face-up")).to_have_count(
         sum(t["face_up"] for t in laid["tiles"])
     )

@@ -54,7 +54,7 @@ def test_an_expedition_of_two_is_drawn_and_played_by_clicking(
     form.locator('input[name="seed"]').fill(str(SEED))
     form.locator('select[name="layout"]').select_option(label="Together (ada and bram)")
     form.locator('button[type="submit"]').click()
-    expect(page.locator(".campaign-status")).to_contain_text("playing as ada")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "ada")
     campaign = re.search(r"#/c/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
 
     board = page.locator(".board-machina")
@@ -89,7 +89,7 @@ def test_an_expedition_of_two_is_drawn_and_played_by_clicking(
     try:
         partner = problems.watch(partner_context.new_page())
         partner.goto(link)
-        expect(partner.locator(".campaign-status")).to_contain_text("playing as bram")
+        expect(partner.locator(".campaign-status")).to_have_attribute("data-seat", "bram")
         bram_moves = partner.locator(".board-machina button.on-space.move-here")
         expect(bram_moves.first).to_be_visible()
         _clicked(partner, bram_moves.first)

@@ -97,7 +97,7 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
 
     scrub_to(page, 5, head)  # Gil's dice are packed; Ennis's wait
     assert 5 in rewinds
-    expect(page.locator(".history-bar")).to_contain_text(f"Showing version 5 of {head}")
+    expect(page.locator(".history-bar")).to_contain_text(f"Showing move 5 of {head}")
     expect(page.locator(".board-slot")).to_have_class("board-slot historic")
     expect(page.locator(".trail-map .map-day")).to_contain_text("Setting out")
     expect(page.locator(".character-gil .packing")).to_have_count(0)
@@ -181,7 +181,7 @@ def test_a_fork_from_a_past_version_is_played_on_its_own(server: Live, page: Pag
     page.get_by_role("button", name="Fork from here").click()
 
     expect(page).not_to_have_url(f"{server.http}/#/c/{created['id']}")
-    expect(page.locator(".campaign-status")).to_contain_text("playing as player")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "player")
     at_version(page, at)
     fork = page.url.rsplit("/", 1)[-1]
     assert fork != created["id"]
@@ -241,7 +241,7 @@ def test_a_finished_campaign_is_not_rewound_but_forked_with_new_luck(
     page.get_by_role("button", name="Fork with new luck from here").click()
 
     expect(page).not_to_have_url(f"{server.http}/#/c/{cid}")
-    expect(page.locator(".campaign-status")).to_contain_text("playing as player")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "player")
     at_version(page, at + 1)  # the fork's own first version: its new luck
     expect(page.locator(".recent li.new")).to_contain_text("forked with fresh luck")
     fork = page.url.rsplit("/", 1)[-1]
@@ -261,7 +261,7 @@ def test_a_refused_fork_shows_the_servers_reason(server: Live, page: Page) -> No
     # the head is a decision point, so the page offers a fork there; a spectator may not rewind
     # at all, and the server refuses a spectator's fork of a running campaign
     page.goto(f"{server.http}/#/c/{created['id']}/watch")
-    expect(page.locator(".campaign-status")).to_contain_text("watching")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "")
     open_timeline(page, head)
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
     page.get_by_role("button", name="Fork from here").click()

@@ -25,7 +25,7 @@ def test_a_spectator_sees_the_play_live_and_nothing_hidden(server: Live, page: P
 
     page.on("websocket", listen)
     page.goto(f"{server.http}/#/c/{cid}/watch")
-    expect(page.locator(".campaign-status")).to_contain_text("watching")
+    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "")
     at_version(page, created["version"])
     expect(page.locator(".board-gil-ennis .trail-map")).to_be_visible()
     expect(page.locator("button.action")).to_have_count(0)
