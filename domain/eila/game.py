@@ -28,6 +28,7 @@ from domain.eila.rules.evolve import evolve as rules_evolve
 from domain.eila.rules.flow import Emitter, begin_chapter
 from domain.eila.rules.legal import legal
 from domain.eila.state import EilaState
+from domain.eila.turn import SEAT_NAMES
 from domain.eila.view import EilaView, view
 
 
@@ -80,6 +81,12 @@ class EilaGame:
             hidden_information=True,
             chance=True,
             chapters=True,
+            seat_names=dict(SEAT_NAMES),
+            round_name="day",
+            chapter_names={
+                str(number): f"Chapter {number}: {pack.chapters[number].title}"
+                for number in sorted(pack.chapters)
+            },
         )
         self.options_type: Any = options_type_for(pack)
 

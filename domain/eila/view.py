@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.turn import Turn
 from domain.eila.content import ContentPack
 from domain.eila.rules.frames import pending
 from domain.eila.rules.labels import effect_text
 from domain.eila.rules.storage import goal_side
 from domain.eila.state import EilaState, Resources
+from domain.eila.turn import turn
 from domain.eila.view_areas import (
     CombatView,
     ElementArea,
@@ -78,6 +80,8 @@ class EilaView(msgspec.Struct, frozen=True):
     endings: tuple[str, ...]
     lost_reason: str
     abandoning: bool
+    turn: Turn
+    """Whose move it is and what is asked (see :mod:`domain.core.turn`)."""
 
 
 def view(pack: ContentPack, state: EilaState, outcome: str, chapter_outcome: str) -> EilaView:
@@ -136,4 +140,5 @@ def view(pack: ContentPack, state: EilaState, outcome: str, chapter_outcome: str
         endings=state.endings,
         lost_reason=state.lost_reason,
         abandoning=state.abandoning,
+        turn=turn(pack, state, outcome),
     )

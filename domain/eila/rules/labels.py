@@ -47,6 +47,15 @@ def item_name(pack: ContentPack, item: str) -> str:
     return pack.items[item].name
 
 
+def market_label(pack: ContentPack, market: str) -> str:
+    """A market's name as the Chapter Element Area shows it (``Contracts``)."""
+    for number in sorted(pack.chapters):
+        for found in pack.chapters[number].markets:
+            if found.name == market:
+                return found.label
+    return market
+
+
 def card_name(pack: ContentPack, card: str) -> str:
     """An item's or support card's name."""
     return pack.items[card].name if card in pack.items else pack.supports[card].name
@@ -108,7 +117,7 @@ def effect_text(pack: ContentPack, effect: Effect) -> str:
         case "ending":
             return f"win the chapter with ending {effect.name}"
         case "market":
-            return f"buy {effect.name}"
+            return f"buy {market_label(pack, effect.name)}"
         case "location_action":
             return "take a location action"
         case "onward":
