@@ -88,6 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"
     )
+    play.add_argument(
+        "--patience",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long to keep reconnecting to a server that went away before giving up "
+        "(exit status 2; default: 120)",
+    )
 
     content = commands.add_parser("content", help="content packs")
     content_kinds = content.add_subparsers(dest="content", required=True)
@@ -121,7 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 events=args.events, redis_url=args.redis_url, seed=args.seed, as_json=args.json
             )
         case "play":
-            return asyncio.run(_play(args))
+            try:
+                return asyncio.run(_play(args))
+            except KeyboardInterrupt:
+                return 130  # interrupted (Ctrl-C): as a shell reports it, without a traceback
         case "content":
             from cli.content_check import check_content
 
@@ -187,7 +198,7 @@ async def _play(args: argparse.Namespace) -> int:
             campaign, token = await start(args.server, args.game, seed=args.seed, options=options)
         else:
             campaign, token = args.campaign, args.token
-        return await play(args.server, campaign, token)
+        return await play(args.server, campaign, token, patience=args.patience)
     except (ProtocolError, OSError) as error:
         print(f"tabletale: {error}", file=sys.stderr)
         return 2

@@ -334,7 +334,10 @@ class Link:
             except (OSError, TimeoutError, WebSocketException) as error:
                 self.seat = None
                 if not opened.done():
-                    opened.set_exception(error)
+                    url = socket_url(self.base, self.campaign)
+                    opened.set_exception(
+                        error if isinstance(error, OSError) else Unreachable(url, error)
+                    )
                     return
                 why = _why(error)
             if down_since is None:

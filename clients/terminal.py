@@ -1,47 +1,162 @@
-"""A terminal client: a readable board of the seat's view, what just happened, the numbered legal
-actions, and at the end the outcome, its reason and the revealed seed.
+"""A terminal client: a readable board of the seat's view, what just happened, whose move it is,
+the numbered legal actions, and at the end the outcome, its reason and the revealed seed.
 
 tabletale play --game eila                     # a new campaign, as its only seat
 tabletale play --campaign ID --token TOKEN     # join a seat (without a token: spectate)
+
+The socket is read all the time, also while the prompt waits: a change redraws the screen, and a
+dropped connection (a server restart, say) is said in one line, then the client reconnects with
+backoff and resumes where it was. A move typed while it is down waits for the connection and is
+sent then if it is still legal; a server that stays away makes the client give up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import os
+import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from clients.connection import ProtocolError, Seat, create_campaign
+from rich.console import Console
+from rich.text import Text
+
+from clients.connection import Gone, Link, Message, Offline, ProtocolError, create_campaign
 from clients.http import campaign_url, content_url, get
-from clients.screens import board, numbered
+from clients.screens.layout import Table, screen
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
 HELP = "Type an action's number, r to refresh, q to quit."
+PROMPT = "> "
 RECENT = 6
 """Timeline lines shown at most after each change."""
+PATIENCE_S = 120.0
+"""How long the server may stay away before the client gives up."""
+GAVE_UP = 2
+"""The exit status after giving up on the server (as when it cannot be reached at the start)."""
+LINE_SINK_WIDTH = 80
 
 
 def ws_base(http_base: str) -> str:
     return "ws" + http_base.removeprefix("http") if http_base.startswith("http") else http_base
 
 
-def seed_commitment(seed: int, salt: str) -> str:
-    """The hash a campaign publishes at creation (docs/protocol.md, "Seed secrecy")."""
+def seed_commitment(seed: int | str, salt: str) -> str:
+    """The hash a campaign publishes at creation (docs/protocol.md, "Seed secrecy"); the seed
+    as a JSON number or as a decimal string."""
     return hashlib.sha256(f"tabletale-seed:{salt}:{seed}".encode()).hexdigest()
 
 
-def render(seat: Seat, content: Any = None, title: str = "") -> list[str]:
-    """The screen for ``seat``: a header, the board, the numbered actions."""
-    who = f"playing as {seat.seat}" if seat.seat else "watching as a spectator"
-    name = title or seat.replica.game
-    lines = [f"== {name} · version {seat.version} · {who} · {seat.outcome} =="]
-    lines += board(seat.replica.game, seat.view, content, seat.seat)
-    if seat.legal_actions:
-        lines.append("Actions:")
-        lines += numbered(seat.replica.game, seat.view, seat.legal_actions)
-    return lines
+class Output:
+    """Where the client writes: a rich console on stdout (its width and height, colour when it is
+    a terminal that has it and NO_COLOR is not set), or ``write``, a sink of plain lines."""
+
+    def __init__(self, write: Write | None = None) -> None:
+        self.write = write
+        plain = bool(os.environ.get("NO_COLOR"))
+        self.console = Console(
+            highlight=False,
+            markup=False,
+            emoji=False,
+            soft_wrap=True,
+            color_system=None if plain else "auto",
+        )
+        self.prompted = False
+
+    @property
+    def size(self) -> tuple[int, int | None]:
+        if self.write is not None:
+            return LINE_SINK_WIDTH, None
+        width, height = self.console.size
+        return width, height
+
+    def line(self, text: str | Text, style: str = "") -> None:
+        if self.write is not None:
+            self.write(text.plain if isinstance(text, Text) else text)
+            return
+        if self.prompted:
+            self.console.print()  # leave the prompt's line
+            self.prompted = False
+        self.console.print(text if isinstance(text, Text) else Text(text, style=style))
+
+    def prompt(self) -> None:
+        if self.write is None and not self.prompted:
+            self.console.print(PROMPT, end="")
+            self.console.file.flush()
+            self.prompted = True
+
+    def typed(self) -> None:
+        """A line was typed: the terminal ended the prompt's line."""
+        self.prompted = False
+
+
+class Keyboard:
+    """Lines typed, read without holding up the socket: stdin watched by the event loop (or, where
+    it cannot be, read in a thread), or ``read`` called in a thread. None at the end of input."""
+
+    def __init__(self, read: Read | None = None) -> None:
+        self.read = read
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        self._waiting = False
+        self._buffer = b""
+        self._fd: int | None = None
+        if read is None:
+            self._watch_stdin()
+
+    def _watch_stdin(self) -> None:
+        try:
+            fd = sys.stdin.fileno()
+            self._loop.add_reader(fd, self._readable, fd)
+            self._fd = fd
+        except (OSError, ValueError, NotImplementedError, PermissionError):
+            threading.Thread(target=self._read_stdin, daemon=True).start()
+
+    def _readable(self, fd: int) -> None:
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            self._loop.remove_reader(fd)
+            self._fd = None
+            self.lines.put_nowait(None)
+            return
+        self._buffer += chunk
+        *whole, self._buffer = self._buffer.split(b"\n")
+        for line in whole:
+            self.lines.put_nowait(line.decode(errors="replace"))
+
+    def _read_stdin(self) -> None:
+        for line in sys.stdin:
+            self._post(line.rstrip("\n"))
+        self._post(None)
+
+    def _post(self, line: str | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is reading
+            self._loop.call_soon_threadsafe(self.lines.put_nowait, line)
+
+    async def line(self) -> str | None:
+        if self.read is not None and self.lines.empty() and not self._waiting:
+            self._waiting = True
+            threading.Thread(target=self._read_once, daemon=True).start()
+        line = await self.lines.get()
+        self._waiting = False
+        return line
+
+    def _read_once(self) -> None:
+        assert self.read is not None
+        try:
+            line: str | None = self.read(PROMPT)
+        except (EOFError, StopIteration):
+            line = None
+        self._post(line)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            self._loop.remove_reader(self._fd)
+            self._fd = None
 
 
 class Story:
@@ -73,7 +188,7 @@ class Story:
         if len(fresh) > RECENT:
             write(f"  ... {len(fresh) - RECENT} earlier lines")
         for line in fresh[-RECENT:]:
-            write(f"  v{line['version']:<4} {line['text']}")
+            write(f"  move {line['version']:<4} {line['text']}")
 
 
 async def ending(
@@ -94,18 +209,210 @@ async def ending(
     if seed is not None and salt is not None:
         published = str(about.get("seed_hash", ""))
         verdict = "matches" if seed_commitment(seed, salt) == published else "does NOT match"
-        write(f"  Seed: {seed} (salt {salt}); its hash {verdict} the one published at the start.")
+        salted = f" (salt {salt})" if salt else ""
+        write(f"  Seed: {seed}{salted}; its hash {verdict} the one published at the start.")
 
 
-async def _game_facts(http_base: str, game: str) -> tuple[Any, str]:
-    """The game's public content and title (empty when the server does not say)."""
+async def _game_facts(http_base: str, game: str) -> tuple[Any, str, dict[str, str]]:
+    """The game's public content, title and seat names (empty when the server does not say)."""
     try:
         content = await asyncio.to_thread(get, content_url(http_base, game))
         games = await asyncio.to_thread(get, f"{http_base.rstrip('/')}/api/games")
     except (ProtocolError, OSError):
-        return {}, ""
-    titles = {g["info"]["name"]: g["info"]["title"] for g in games.get("games", [])}
-    return content, str(titles.get(game, ""))
+        return {}, "", {}
+    for entry in games.get("games", []):
+        info = entry.get("info", {})
+        if info.get("name") == game:
+            names = info.get("seat_names") or {}
+            return content, str(info.get("title", "")), {str(k): str(v) for k, v in names.items()}
+    return content, "", {}
+
+
+class Session:
+    """One player at one campaign: the link, the keyboard, the screen, and what is on it."""
+
+    def __init__(
+        self, http_base: str, link: Link, keys: Keyboard, out: Output, token: str | None
+    ) -> None:
+        self.http_base, self.link, self.keys, self.out = http_base, link, keys, out
+        self.token = token
+        self.story = Story(http_base, link.campaign, token)
+        self.content: Any = {}
+        self.title = ""
+        self.names: dict[str, str] = {}
+        self.page = 0
+        self.board_page = 0
+        self.pages = 1
+        self.board_pages = 1
+        self.drawn_version = -1
+        self.held: Message | None = None
+        """A legal action typed while the connection was down, to send once it is back."""
+        self.acting: asyncio.Task[Message] | None = None
+
+    def note(self, text: str, style: str = "") -> None:
+        self.out.line(text, style)
+
+    async def draw(self) -> None:
+        await self.story.tell(lambda line: self.out.line(line, "dim"))
+        replica = self.link.replica
+        if replica.version != self.drawn_version:
+            self.page = self.board_page = 0
+            self.drawn_version = replica.version
+        width, height = self.out.size
+        table = Table(
+            game=replica.game,
+            title=self.title,
+            version=replica.version,
+            seat=replica.seat,
+            view=replica.view,
+            legal=replica.legal_actions,
+            outcome=replica.outcome,
+            content=self.content,
+            names=self.names,
+        )
+        shown = screen(
+            table, width=width, height=height, page=self.page, board_page=self.board_page
+        )
+        self.pages, self.board_pages = shown.choice_pages, shown.board_pages
+        for line in shown.lines:
+            self.out.line(line)
+
+    async def run(self) -> int:
+        replica = self.link.replica
+        self.content, self.title, self.names = await _game_facts(self.http_base, replica.game)
+        self.note(HELP)
+        await self.story.tell(lambda line: self.out.line(line, "dim"), heading="So far:")
+        dirty = True
+        typing: asyncio.Task[str | None] | None = None
+        try:
+            while True:
+                if dirty:
+                    await self.draw()
+                    dirty = False
+                if replica.outcome != "running" and not replica.legal_actions:
+                    await ending(
+                        self.http_base, self.link.campaign, self.token, self.story, self.out.line
+                    )
+                    return 0
+                if self.acting is None:  # else the answer redraws the screen in a moment
+                    self.out.prompt()
+                typing = typing or asyncio.create_task(self.keys.line())
+                told = asyncio.create_task(self.link.notices.get())
+                waits: set[asyncio.Future[Any]] = {typing, told}
+                if self.acting is not None:
+                    waits.add(self.acting)
+                done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if told in done:
+                    notices = [told.result()]
+                    while not self.link.notices.empty():
+                        notices.append(self.link.notices.get_nowait())
+                    for kind, detail in notices:
+                        status = await self.hear(kind, detail)
+                        if status is not None:
+                            return status
+                        dirty = dirty or kind in ("change", "back")
+                else:
+                    told.cancel()
+                if self.acting is not None and self.acting in done:
+                    self.answered(self.acting)
+                    self.acting = None
+                if typing in done:
+                    self.out.typed()
+                    answer = typing.result()
+                    typing = None
+                    if answer is None:
+                        return 0
+                    status, redraw = await self.typed(answer.strip().lower())
+                    if status is not None:
+                        return status
+                    dirty = dirty or redraw
+        finally:
+            if typing is not None:
+                typing.cancel()
+            if self.acting is not None:
+                self.acting.cancel()
+
+    async def hear(self, kind: str, detail: str) -> int | None:
+        """Take in one of the link's notices; an exit status when it is the end."""
+        if kind == "down":
+            self.note(f"Connection lost: {detail}. Reconnecting...", "bold yellow")
+        elif kind == "back":
+            version = self.link.replica.version
+            self.note(f"Reconnected: resumed at move {version}.", "bold green")
+            self.send_held()
+        elif kind == "gone":
+            self.note(
+                f"Giving up: {detail}. The campaign is kept on the server; to come back: "
+                f"tabletale play --campaign {self.link.campaign}"
+                + (" --token <your token>" if self.token else ""),
+                "bold red",
+            )
+            return GAVE_UP
+        elif kind == "problem":
+            self.note(f"The server says: {detail}", "red")
+        return None
+
+    def send_held(self) -> None:
+        held, self.held = self.held, None
+        if held is None:
+            return
+        if any(legal["id"] == held["id"] for legal in self.link.replica.legal_actions):
+            self.note(f"Sending your move now: {held['label']}", "bold")
+            self.acting = asyncio.create_task(self.link.act(str(held["id"])))
+        else:
+            self.note(
+                f"Your move '{held['label']}' is no longer possible after reconnecting; "
+                "choose again.",
+                "bold red",
+            )
+
+    def answered(self, acting: asyncio.Task[Message]) -> None:
+        try:
+            acting.result()
+        except ProtocolError as error:
+            self.note(f"Refused: {error.reply.get('message') or error}", "bold red")
+        except Offline:
+            self.note("The connection dropped before the move could be sent; try again.", "red")
+        except Gone:
+            pass  # the link says so itself, in its "gone" notice
+
+    async def typed(self, answer: str) -> tuple[int | None, bool]:
+        """Act on a typed line: an exit status when it ends the session, and whether to redraw."""
+        legal = self.link.replica.legal_actions
+        if answer in ("q", "quit"):
+            return 0, False
+        if answer in ("r", ""):
+            return None, True
+        if answer in ("n", "p"):
+            if self.pages < 2:
+                self.note("All the choices are on the screen.")
+                return None, False
+            self.page += 1 if answer == "n" else -1
+            return None, True
+        if answer == "b":
+            if self.board_pages < 2:
+                self.note("The whole board is on the screen.")
+                return None, False
+            self.board_page += 1
+            return None, True
+        if not answer.isdigit() or not 1 <= int(answer) <= len(legal):
+            extra = "" if legal else " It is not your move."
+            self.note(f"{answer!r} is not one of the actions.{extra} {HELP}")
+            return None, False
+        if self.acting is not None:
+            self.note("Your last move is still on its way; wait for its answer.")
+            return None, False
+        chosen = legal[int(answer) - 1]
+        if not self.link.online:
+            self.held = chosen
+            self.note(
+                f"Not connected: '{chosen['label']}' will be sent when the connection is back, "
+                "if it is still a legal move.",
+                "yellow",
+            )
+            return None, False
+        self.acting = asyncio.create_task(self.link.act(str(chosen["id"])))
+        return None, False
 
 
 async def play(
@@ -113,48 +420,41 @@ async def play(
     campaign: str,
     token: str | None,
     *,
-    read: Read = input,
-    write: Write = print,
+    read: Read | None = None,
+    write: Write | None = None,
+    patience: float = PATIENCE_S,
 ) -> int:
-    """Play (or watch) ``campaign`` until it ends or the player quits."""
-    async with Seat.connect(ws_base(http_base), campaign, token=token) as seat:
-        game = seat.replica.game
-        content, title = await _game_facts(http_base, game)
-        story = Story(http_base, campaign, token)
-        write(HELP)
-        await story.tell(write, heading="So far:")
-        while True:
-            for line in render(seat, content, title):
-                write(line)
-            if seat.outcome != "running" and not seat.legal_actions:
-                await ending(http_base, campaign, token, story, write)
-                return 0
-            if not seat.legal_actions:
-                write("Waiting for the other seats...")
-                await seat.next_update()
-                await story.tell(write)
-                continue
-            answer = (await asyncio.to_thread(read, "> ")).strip().lower()
-            if answer in ("q", "quit"):
-                return 0
-            if answer in ("r", ""):
-                continue
-            if not answer.isdigit() or not 1 <= int(answer) <= len(seat.legal_actions):
-                write(f"{answer!r} is not one of the actions. {HELP}")
-                continue
-            try:
-                await seat.act(seat.legal_actions[int(answer) - 1]["id"])
-            except ProtocolError as error:
-                write(f"Refused: {error.reply.get('message') or error}")
-            await story.tell(write)
+    """Play (or watch) ``campaign`` until it ends or the player quits; the exit status. Reads
+    stdin and draws on stdout unless ``read`` and ``write`` say otherwise. Raises
+    :class:`~clients.http.Unreachable` or :class:`ProtocolError` when the first connection
+    fails."""
+    link = Link(ws_base(http_base), campaign, token=token, patience=patience)
+    opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    runner = asyncio.create_task(link.run(opened))
+    keys: Keyboard | None = None
+    try:
+        await opened
+        keys = Keyboard(read)
+        return await Session(http_base, link, keys, Output(write), token).run()
+    finally:
+        if keys is not None:
+            keys.close()
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
 
 
 async def start(
-    http_base: str, game: str, *, seed: int | None, options: dict[str, Any], write: Write = print
+    http_base: str,
+    game: str,
+    *,
+    seed: int | str | None,
+    options: dict[str, Any],
+    write: Write = print,
 ) -> tuple[str, str]:
     """Create a campaign of ``game`` and return its id and its first seat's token."""
     created = await create_campaign(http_base, game, seed=seed, options=options)
-    seat, token = next(iter(created["seats"].items()))
-    write(f"Campaign {created['id']} ({game}); playing seat {seat}.")
-    write(f"Seed hash {created['seed_hash']}; your token: {token}")
+    token = next(iter(created["seats"].values()))
+    write(f"Campaign {created['id']} ({game}) created; your token: {token}")
+    write(f"Seed hash {created['seed_hash']} (the seed is revealed when the campaign ends).")
     return str(created["id"]), str(token)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import textwrap
+from contextvars import ContextVar
 from typing import Any
 
 WIDTH = 78
+"""The width boards wrap at unless the terminal says otherwise (80 columns, less a margin)."""
+width_now: ContextVar[int] = ContextVar("width_now", default=WIDTH)
+"""The width :func:`row` wraps at while a board is drawn (set by :func:`clients.screens.board`)."""
 
 
 def die(value: int | None) -> str:
@@ -30,8 +34,9 @@ def keep(name: str) -> str:
     return name.replace(" ", NBSP)
 
 
-def row(label: str, text: str, *, width: int = WIDTH) -> list[str]:
+def row(label: str, text: str, *, width: int | None = None) -> list[str]:
     """``label`` in a column of its own, ``text`` wrapped beside it."""
+    width = width or width_now.get()
     lead = f"  {label:<9} "
     lines = textwrap.wrap(text, width - len(lead)) or [""]
     lines = [line.replace(NBSP, " ") for line in lines]

@@ -27,7 +27,7 @@ KNOWN = {
     "upcoming_known_on_top", "upcoming_known_at_bottom", "future_count", "past_count",
     "blue_deck_count", "red_deck_count", "habit_deck_count", "item_deck_count",
     "support_deck_count", "items", "item_support_area", "chapter_element_area", "saved_items",
-    "saved_habits", "saved_supports", "progress", "endings", "lost_reason", "abandoning",
+    "saved_habits", "saved_supports", "progress", "endings", "lost_reason", "abandoning", "turn",
 }  # fmt: skip
 
 

@@ -32,7 +32,7 @@ def board(view: Any, content: Any, seat: str | None) -> list[str]:
     lines: list[str] = []
     per_seat: list[tuple[str, list[Any]]] = []
     for key, value in view.items():
-        if key in ("seats", "seat"):
+        if key in ("seats", "seat", "turn"):
             continue
         if isinstance(value, list) and seats and len(value) == len(seats):
             per_seat.append((key, value))
@@ -46,7 +46,7 @@ def board(view: Any, content: Any, seat: str | None) -> list[str]:
             cells = "".join(f"{show(values[index]):>12}" for _, values in per_seat)
             lines.append(f" {mark}{name:<10}{cells}")
     for key, value in view.items():
-        if key not in ("seats", "seat") and not _simple(value):
+        if key not in ("seats", "seat", "turn") and not _simple(value):
             if any(key == name for name, _ in per_seat):
                 continue
             lines += row(humanize(key), show(value))
