@@ -1,0 +1,122 @@
+"""``tabletale play`` in a pseudo-terminal while its server restarts: the client says the connection
+was lost, keeps the move typed meanwhile, reconnects to the new process (the same port and SQLite
+data directory), resumes, sends the held move, takes the next one, and exits 0 on q; and a server
+that never comes back makes it give up with a sentence and a non-zero status, never a traceback."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.clients.test_terminal import ROOT, SEED, number_of, spawn
+from tests.server.conftest import free_port, wait_ready
+
+PROMPT = r"\r\n> "
+
+
+@contextlib.contextmanager
+def serving(port: int, data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``tabletale serve`` on ``port`` with the SQLite store in ``data_dir``, until the block ends
+    (or the test stops it sooner)."""
+    env = {k: v for k, v in os.environ.items() if k != "TABLETALE_REDIS_URL"}
+    command = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--data-dir", str(data_dir)]
+    with (data_dir / f"server-{port}.log").open("ab") as log:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log
+        )
+    try:
+        wait_ready(f"http://127.0.0.1:{port}")
+        yield process
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()  # as a restart does: the server closes its sockets with 1012
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def test_the_client_resumes_after_a_server_restart_and_plays_on(tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serving(port, tmp_path) as first:
+        child = spawn("play", "--game", "gil-ennis", "--seed", str(SEED), "--server", base)
+        try:
+            child.expect(PROMPT)
+            child.sendline(number_of(child.before, "Pack Gil's dice"))
+            child.expect(PROMPT)
+            before_restart = child.before
+            ennis = number_of(before_restart, "Pack Ennis's dice")
+            stop(first)
+            child.expect(r"Connection lost: ([^\r\n]+)\. Reconnecting\.\.\.")
+            lost = child.match.group(1)
+            child.sendline(ennis)  # typed while the server is away: held, not lost
+            child.expect(r"Not connected: '(Pack Ennis's dice[^']*)' will be sent")
+            held = child.match.group(1)
+            offline = child.before
+            with serving(port, tmp_path):
+                child.expect(r"Reconnected: resumed at move (\d+)\.")
+                resumed = int(child.match.group(1))
+                child.expect(r"Sending your move now: ([^\r\n]+)")
+                assert child.match.group(1) == held
+                child.expect(PROMPT)
+                after_held = child.before
+                child.sendline(number_of(after_held, "Hike to Hollow Creek"))
+                child.expect(PROMPT)
+                hiked = child.before
+                child.sendline("q")
+                child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+    assert "· move 5 ·" in before_restart
+    assert lost == "the server is restarting"
+    assert "Traceback" not in offline
+    assert resumed == 5
+    assert "Ennis packed" in after_held and "· move 6 ·" in after_held
+    assert re.search(r"Ennis\s+HAND \[\d\]  BACKPACK (\[\d\]){3}  POCKET \[\d\]", after_held)
+    assert "hiked to Hollow Creek" in hiked and "@Hollow Creek" in hiked
+    assert "Traceback" not in hiked
+    assert child.exitstatus == 0
+
+
+def test_a_server_gone_for_good_ends_with_a_sentence_and_a_failing_status(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serving(port, tmp_path) as server:
+        child = spawn(
+            "play", "--game", "eila", "--seed", str(SEED), "--server", base, "--patience", "2"
+        )
+        try:
+            child.expect(PROMPT)
+            stop(server)
+            child.expect(r"Connection lost")
+            child.expect(pexpect.EOF, timeout=30)
+            said = child.before
+        finally:
+            child.close(force=True)
+    assert re.search(r"Giving up: the server [^\r\n]+ for \d+ s\.", said), said
+    assert "tabletale play --campaign " in said
+    assert "Traceback" not in said
+    assert child.exitstatus == 2
+
+
+@pytest.fixture(autouse=True)
+def _no_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server processes use their SQLite store, whatever the environment says."""
+    monkeypatch.delenv("TABLETALE_REDIS_URL", raising=False)
