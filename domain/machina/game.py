@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -17,6 +17,7 @@ from domain.machina.describe import describe
 from domain.machina.events import MachinaEvent, MapTilesReturned, Shuffled
 from domain.machina.rules.evolve import evolve
 from domain.machina.state import Explorer, MachinaState
+from domain.machina.turn import CHAPTER_NAMES, SEAT_NAMES
 from domain.machina.view import MachinaView, view
 
 RULES_VERSION = 1
@@ -27,7 +28,12 @@ OWN_EVENTS = get_args(MachinaEvent)
 class MachinaOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The scenario to play; the content ships one."""
 
-    scenario: Literal["to-eternity"] = "to-eternity"
+    scenario: Annotated[
+        Literal["to-eternity"],
+        msgspec.Meta(
+            title="Scenario", description=f"The scenario to play: {CONTENT.scenario.title}."
+        ),
+    ] = "to-eternity"
 
 
 class MachinaGame:
@@ -38,6 +44,9 @@ class MachinaGame:
         seat_layouts=CONTENT.seat_layouts,
         hidden_information=True,
         chance=True,
+        seat_names=dict(SEAT_NAMES),
+        round_name="round",
+        chapter_names=dict(CHAPTER_NAMES),
     )
     options_type: Any = MachinaOptions
     event_type: Any = MachinaEvent

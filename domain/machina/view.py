@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.turn import Turn
 from domain.machina.board import Placed, shape
 from domain.machina.content_load import CONTENT
 from domain.machina.state import (
@@ -24,6 +25,7 @@ from domain.machina.state import (
     exploring_prevented,
     hit_cost,
 )
+from domain.machina.turn import turn
 
 
 class TileView(msgspec.Struct, frozen=True):
@@ -156,6 +158,8 @@ class MachinaView(msgspec.Struct, frozen=True):
     options: tuple[PlacementView, ...]
     result: str
     reason: str
+    turn: Turn
+    """Whose move it is and what is asked (see :mod:`domain.core.turn`)."""
 
 
 def _drawing(state: MachinaState) -> tuple[tuple[str, ...], int, int]:
@@ -304,4 +308,5 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         ),
         result=state.result,
         reason=state.reason,
+        turn=turn(state),
     )

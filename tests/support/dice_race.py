@@ -15,6 +15,7 @@ from domain.core.errors import IllegalAction, NotYourTurn
 from domain.core.events import CampaignCreated
 from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
 from domain.core.rng import Chance, Rng
+from domain.core.turn import Turn
 
 
 class Roll(msgspec.Struct, frozen=True, tag="roll"):
@@ -57,6 +58,7 @@ class DiceRaceView(msgspec.Struct, frozen=True):
     totals: tuple[int, ...]
     to_act: str | None
     winner: str | None
+    turn: Turn = Turn()
 
 
 class DiceRaceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -150,7 +152,9 @@ class DiceRace:
         return result
 
     def view(self, state: DiceRaceState, seat: str | None) -> DiceRaceView:
-        return DiceRaceView(state.seats, state.totals, self._seat_to_act(state), state.winner)
+        seat = self._seat_to_act(state)
+        turn = Turn() if seat is None else Turn((seat,), "Roll the die or hold", "to roll or hold")
+        return DiceRaceView(state.seats, state.totals, seat, state.winner, turn)
 
     def redact(self, event: Any, seat: str | None) -> Any:
         return event
