@@ -62,6 +62,7 @@ from domain.machina.events import (
     TurnEnded,
     Unequipped,
 )
+from domain.machina.rules.explorers import DIRECTIONS
 from domain.machina.state import MachinaState
 
 DECKS = {"map": "map tile", "monster": "monster", "horror": "horror", "item": "item"}
@@ -70,6 +71,11 @@ EFFECTS = {
     "hit_cost": "each hit costs {amount} health",
     "seal": "nobody can explore",
 }
+
+
+def _many(count: int, one: str, many: str) -> str:
+    """``1 hit``, ``2 hits``."""
+    return f"{count} {one if count == 1 else many}"
 
 
 def _who(explorer: str) -> str:
@@ -90,7 +96,7 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case Shuffled(deck=deck, count=count):
             return f"The {DECKS[deck]} deck was shuffled ({count} cards)"
         case ItemGained(explorer=who, card=card, charges=charges, source=source):
-            tokens = f" with {charges} charges" if charges else ""
+            tokens = f" with {_many(charges, 'charge', 'charges')}" if charges else ""
             verb = "set out with" if source == "start" else "took"
             return f"{_who(who)} {verb} {_item(card)}{tokens}"
         case TilePlaced(tile=tile, x=x, y=y, source=source):
@@ -126,21 +132,22 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case Moved(explorer=who, x=x, y=y):
             return f"{_who(who)} moves to {x},{y}"
         case Explored(explorer=who, side=side):
-            return f"{_who(who)} explores to the {side}"
+            return f"{_who(who)} explores a new map tile to the {DIRECTIONS[side]}"
         case Attacked(explorer=who, item=card, monster=uid, dice=dice, hits=hits):
             faces = ", ".join(str(d) for d in dice)
             target = _monster(state, uid)
-            return f"{_who(who)} attacks {target} with {_item(card)}: {faces}, {hits} hits"
+            hit = _many(hits, "hit", "hits")
+            return f"{_who(who)} attacks {target} with {_item(card)}: {faces}, {hit}"
         case ItemUsed(explorer=who, item=card):
             return f"{_who(who)} uses {_item(card)}"
         case Healed(explorer=who, amount=amount):
             return f"{_who(who)} recovers {amount} health"
         case MonsterWounded(monster=uid, hits=hits):
-            return f"{_monster(state, uid)} takes {hits} hits"
+            return f"{_monster(state, uid)} takes {_many(hits, 'hit', 'hits')}"
         case MonsterKilled(monster=uid, card=card):
             return f"{CONTENT.monsters[card].name} #{uid} is destroyed"
         case ItemCharges(item=card, charges=charges):
-            return f"{_item(card)} has {charges} charges left"
+            return f"{_item(card)} has {_many(charges, 'charge', 'charges')} left"
         case ItemDestroyed(item=card):
             return f"{_item(card)} is destroyed"
         case ItemBanished(item=card):
@@ -158,7 +165,7 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case SpaceSearched():
             return None
         case CardCharged(card=card, charges=charges):
-            return f"{CONTENT.card_name(card)} has {charges} charges left"
+            return f"{CONTENT.card_name(card)} has {_many(charges, 'charge', 'charges')} left"
         case MonsterAppeared(card=card, x=x, y=y, source=source, by=by):
             name = CONTENT.monsters[card].name
             if source == "deck":
@@ -195,7 +202,8 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case MonsterMoved(monster=uid, x=x, y=y):
             return f"{_monster(state, uid)} moves to {x},{y}"
         case MonsterAttacked(monster=uid, explorer=who, hits=hits, loss=loss):
-            return f"{_monster(state, uid)} attacks {_who(who)}: {hits} hits, {loss} health lost"
+            hit = _many(hits, "hit", "hits")
+            return f"{_monster(state, uid)} attacks {_who(who)}: {hit}, {loss} health lost"
         case ExplorerHit(explorer=who, loss=loss):
             return f"{_who(who)} is hit and loses {loss} health"
         case ExplorerOut(explorer=who):
@@ -203,7 +211,7 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case RatingsLowered(spawn=spawn, horror=horror):
             return f"The ratings fall: spawn {spawn}, horror {horror}"
         case ClockAdvanced(clock=clock):
-            return f"The clock reads {clock} of {CONTENT.scenario.clock}"
+            return f"The clock reads {clock} of its {CONTENT.scenario.clock} rounds"
         case RoundEnded():
             return None
         case ScenarioEnded(result=result):

@@ -134,7 +134,8 @@ def _item_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
             for unit in state.monsters:
                 if distance(who.point, unit.point) <= card.range:
                     name = CONTENT.monsters[unit.card].name
-                    label = f"Attack {name} #{unit.uid} with {card.name} ({card.dice} dice)"
+                    dice = "1 die" if card.dice == 1 else f"{card.dice} dice"
+                    label = f"Attack {name} #{unit.uid} with {card.name} ({dice})"
                     out.append(Candidate(Attack(own.card, unit.uid), label))
         elif card.effect == "heal":
             for other in on_map(state):
