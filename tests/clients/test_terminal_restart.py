@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pexpect
+import pexpect  # type: ignore[import-untyped]
 import pytest
 
 from tests.clients.test_terminal import ROOT, SEED, number_of, spawn
