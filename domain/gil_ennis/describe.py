@@ -38,6 +38,7 @@ from domain.gil_ennis.events import (
 from domain.gil_ennis.rules.common import campsite, name
 from domain.gil_ennis.rules.powers import power_name
 from domain.gil_ennis.state import GilEnnisState
+from domain.gil_ennis.turn import SEAT_NAMES
 
 SPECIAL_NAMES = {
     "reroll": "rerolled supplies",
@@ -91,8 +92,11 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
             if swap:
                 return f"{name(who)} swapped a {value} with the {target} die {swap}"
             return f"{name(who)} moved a {value} into the {target}"
-        case TurnedIn(nightfall=nightfall):
-            return "Night fell over the camp" if nightfall else None
+        case TurnedIn(seat=seat, nightfall=nightfall):
+            who = SEAT_NAMES.get(seat, seat)
+            if nightfall:
+                return f"{who} turned in, and night fell over the camp"
+            return f"{who} turned in for the night"
         case DreamersChosen(dreamers=dreamers, card=card):
             if not card:
                 return "No dream came"

@@ -92,7 +92,8 @@ def _specials(state: GilEnnisState) -> list[Candidate]:
                 for size in range(1, min(len(card.insights), pool(state)) + 1):
                     for cards in combinations(card.insights, size):
                         titles = ", ".join(DREAMS[c].insight.name for c in cards)
-                        label = f"{where}: {name(who)} discards {titles} to draw {size} dice"
+                        dice = "1 die" if size == 1 else f"{size} dice"
+                        label = f"{where}: {name(who)} discards {titles} to draw {dice}"
                         out.append(Candidate(seats, CashInsights(who, cards), label))
             case _:
                 for slot, value in choices(card):

@@ -4,7 +4,7 @@ import msgspec
 
 from domain.core.game import action_id
 from domain.gil_ennis import GAME
-from domain.gil_ennis.actions import Hike, SkipDream
+from domain.gil_ennis.actions import Hike, SkipDream, TurnIn
 from domain.gil_ennis.events import DreamsShuffled, Hiked
 from tests.domain.gil_ennis.helpers import COOP, build, card, fresh, legal, play
 
@@ -60,3 +60,13 @@ def test_legal_action_ids_are_stable_unique_and_labelled() -> None:
 def test_to_act_names_the_seats_with_legal_actions() -> None:
     state = build(COOP, phase="pitch", day=1, ready=("gil",))
     assert GAME.to_act(state) == ("ennis",)
+
+
+def test_turning_in_says_who_turned_in() -> None:
+    pitch = build(COOP, phase="pitch", step="organize", day=2)
+    after, events = play(pitch, "gil", TurnIn())
+    assert GAME.describe(events[-1], after) == "Day 2: Gil turned in for the night"
+    last, events = play(after, "ennis", TurnIn())
+    assert GAME.describe(events[-1], last) == (
+        "Day 2: Ennis turned in, and night fell over the camp"
+    )
