@@ -57,6 +57,7 @@ from domain.eila.events import (
     TimeMarked,
     TrailAdvanced,
 )
+from domain.eila.rules.labels import market_label
 from domain.eila.state import EilaState
 
 _PLACES = {"future": "the Future", "past": "the Past", "return": "its deck"}
@@ -79,7 +80,7 @@ def _line(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
             option = next(o for o in options if o.letter == letter)
             return f"Eila chooses {letter}: {option.label}"
         case ResourceTaken(resource=resource, amount=amount):
-            return f"Eila takes {amount} {RESOURCE_LABELS[resource]}"
+            return f"Eila takes {amount or 'no'} {RESOURCE_LABELS[resource]}"
         case ResourcePaid(resource=resource, amount=amount):
             return f"Eila gives up {amount} {RESOURCE_LABELS[resource]}"
         case FearTaken(amount=amount, hearts=hearts, prevented=prevented):
@@ -95,14 +96,14 @@ def _line(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
         case ItemsDiscarded(items=items):
             return "Eila gives up " + " and ".join(pack.items[i].name for i in items)
         case HeartGained(amount=amount):
-            return f"Eila regains {amount} HP"
+            return f"Eila regains {amount or 'no'} HP"
         case HeartBroken(amount=amount, prevented=prevented):
             shielded = f" ({prevented} prevented by shields)" if prevented else ""
             return f"Eila loses {amount} HP{shielded}"
         case EffectSkipped():
             return None
         case CardPlaced(card=card, destination=destination):
-            return f"{card} goes to {_PLACES[destination]}"
+            return f"Card {card} goes to {_PLACES[destination]}"
         case NightBegan():
             return "Night falls"
         case Submitted(resource=resource):
@@ -130,7 +131,7 @@ def _line(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
 def _more(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
     match event:
         case DestinationSet(destination=destination):
-            return f"{state.present} will go to {_PLACES[destination]}"
+            return f"Card {state.present} will go to {_PLACES[destination]}"
         case SupportAcquired(support=support):
             return f"Eila acquires the support card {pack.supports[support].name}"
         case DieAcquired(die=die):
@@ -149,7 +150,7 @@ def _more(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
             return f"Eila spends 1 Energy for +{pack.ruleset.energy_boost} combat value"
         case CombatResolved(won=won, value=value, enemy_value=enemy_value, shields=shields):
             result = "wins" if won else "loses"
-            guard = f", with {shields} shields" if shields else ""
+            guard = f", with {shields} shield{'s' if shields > 1 else ''}" if shields else ""
             return f"Eila {result} the fight, {value} against {enemy_value}{guard}"
         case AbilityUsed(card=card):
             if card in pack.items:
@@ -172,7 +173,7 @@ def _more(pack: ContentPack, event: EilaEvent, state: EilaState) -> str | None:
         case LocationCovered(location=location):
             return f"Eila covers location {location}"
         case MarketDrawn(market=market, cards=cards):
-            return f"The {market} on offer: {', '.join(cards)}"
+            return f"{market_label(pack, market)} on offer: {', '.join(cards)}"
         case CardBought(card=card):
             return f"Eila buys {card}, {pack.cards[card].name}, into the Future"
         case LocationActionChosen(letter=letter) if letter:

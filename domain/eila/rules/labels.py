@@ -135,6 +135,15 @@ def option_label(pack: ContentPack, option: Option) -> str:
     return f"{option.letter}: {option.label} ({', '.join(parts)})"
 
 
+def _take_label(state: EilaState, amount: int) -> str:
+    """``Take 2 Food (of +3)``; taking none reads ``Take no Food (of +3)``."""
+    effect = pending(state)
+    assert effect is not None
+    resource = RESOURCE_LABELS[effect.resource]
+    taken = "no" if amount == 0 else str(amount)
+    return f"Take {taken} {resource} (of +{effect.amount})"
+
+
 def _pending_text(pack: ContentPack, state: EilaState) -> str:
     effect = pending(state)
     assert effect is not None
@@ -147,7 +156,7 @@ def label(pack: ContentPack, state: EilaState, action: EilaAction) -> str:
             card = pack.card(state.present, state.mode)
             return option_label(pack, next(o for o in card.options if o.letter == letter))
         case Take(amount=amount):
-            return f"Take {amount} of {_pending_text(pack, state)}"
+            return _take_label(state, amount)
         case MakeRoom(resource=resource):
             return f"Discard 1 {RESOURCE_LABELS[resource]} to make room for Fear"
         case PickItem(item=item):

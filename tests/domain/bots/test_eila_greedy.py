@@ -33,7 +33,7 @@ def test_greedy_bot_finishes_a_chapter_one_attempt() -> None:
 def test_greedy_bot_takes_resources_in_full_and_submits() -> None:
     table = Table(GAME)
     table.do("A:")  # 001 A: +1 Food
-    assert greedy_choice(GAME.pack, table.state, table.legal()).label == "Take 1 of +1 Food"
+    assert greedy_choice(GAME.pack, table.state, table.legal()).label == "Take 1 Food (of +1)"
     table.give(food=2, energy=1)
     while table.state.phase != "night":
         choice = greedy_choice(GAME.pack, table.state, table.legal())

@@ -45,7 +45,7 @@ def test_rule_01_the_item_and_support_area_and_the_chapter_element_area_are_in_t
 def test_rule_05_an_event_card_wins_the_chapter_with_another_ending(tmp_path: Path) -> None:
     table = _table(tmp_path, [{"gain": "food", "max": 1}, {"ending": "B"}])
     table.do("A:")
-    events = table.do("Take 1 of +1 Food")
+    events = table.do("Take 1 Food (of +1)")
     assert events[-1] == ChapterWon(0, "B")
     assert chapter_outcome(table.state) == "won"
     assert table.state.endings == ("0B",)
@@ -73,7 +73,7 @@ def test_rule_07_each_if_you_possess_clause_is_checked_one_by_one(tmp_path: Path
     events = table.do("A:")
     assert events[1] == ClauseChecked(False)
     assert ClauseChecked(True) in events
-    assert table.labels()[0] == "Take 1 of +1 Food"
+    assert table.labels()[0] == "Take 1 Food (of +1)"
 
 
 def test_rule_07_possessing_none_of_the_items_has_no_effect(tmp_path: Path) -> None:
@@ -90,7 +90,7 @@ def test_rule_07_an_item_acquired_by_an_earlier_clause_counts_for_a_later_one(
     clauses = [{"item": ["I01"]}, {"if": {"items": ["I01"]}, "then": [{"gain": "coin", "max": 1}]}]
     table = _table(tmp_path, clauses)
     table.do("A:")
-    assert table.labels()[0] == "Take 1 of +1 Coin"
+    assert table.labels()[0] == "Take 1 Coin (of +1)"
 
 
 def test_advanced_mode_uses_the_goal_cards_advanced_side(tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_rule_03_roll_eilas_die_then_spend_energy_for_two_each(tmp_path: Path) -
     table.do("Spend 1 Energy")
     events = table.do("Fight with combat value 5 against 5 (win)")
     assert CombatResolved(True, 5, 5, 0) in events
-    assert table.labels()[0] == "Take 2 of +2 Coin"  # the winning option runs
+    assert table.labels()[0] == "Take 2 Coin (of +2)"  # the winning option runs
     assert table.state.resources.energy == 1
 
 
@@ -226,7 +226,7 @@ def test_fight_on_despite_injuries_repeats_the_combat_afresh_until_won(tmp_path:
     table.do("Roll")
     table.do("Spend 1 Energy")
     table.do("Fight with combat value 5 against 5 (win)")
-    assert table.labels()[0] == "Take 1 of +1 Coin"
+    assert table.labels()[0] == "Take 1 Coin (of +1)"
     table = _table(tmp_path / "again", fight("E01", won, [{"broken_heart": 1}], fight_on=True))
     table.state = replace(table.state, hp=3)
     table.give(energy=2)

@@ -23,7 +23,7 @@ def test_the_four_food_example(tmp_path: Path) -> None:
     )
     table.do("A:")
     assert table.resolving
-    table.do("Take 4 of +4 Food")
+    table.do("Take 4 Food (of +4)")
     assert "Convert 2 Food into 1 Energy" in table.labels()
     table.do("Convert 2 Food into 1 Energy")
     table.do("Convert 2 Food into 1 Energy")

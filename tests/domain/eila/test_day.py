@@ -81,12 +81,16 @@ def test_golden_rule_runs_effects_left_to_right(tmp_path: Path) -> None:
     table.give(food=1)
     table.do("A:")
     assert table.resolving
-    assert table.labels()[:3] == ["Take 2 of +2 Food", "Take 1 of +2 Food", "Take 0 of +2 Food"]
-    table.do("Take 2 of +2 Food")
+    assert table.labels()[:3] == [
+        "Take 2 Food (of +2)",
+        "Take 1 Food (of +2)",
+        "Take no Food (of +2)",
+    ]
+    table.do("Take 2 Food (of +2)")
     # The -1 Food ran on its own, and the queue paused again on the +1 Coin.
     assert table.state.resources.food == 2
-    assert table.labels()[0] == "Take 1 of +1 Coin"
-    table.do("Take 1 of +1 Coin")
+    assert table.labels()[0] == "Take 1 Coin (of +1)"
+    table.do("Take 1 Coin (of +1)")
     assert (table.state.resources.food, table.state.resources.coin) == (2, 1)
     assert table.state.present == "002"
 

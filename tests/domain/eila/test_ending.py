@@ -22,7 +22,7 @@ def _pack(tmp_path: Path, *, chapters: int = 2, hearts: int = 3) -> EilaGame:
 
 def _play_day_one(table: Table) -> None:
     table.do("A:")
-    table.do("Take 2 of +2 Food")
+    table.do("Take 2 Food (of +2)")
     while table.state.phase != "night":
         table.do("A:")
 
@@ -60,7 +60,7 @@ def test_a_win_saves_items_and_habits_and_records_progress(tmp_path: Path) -> No
 def test_winning_the_last_chapter_wins_the_campaign(tmp_path: Path) -> None:
     table = Table(_pack(tmp_path), chapter=1)
     table.do("A:")
-    table.do("Take 1 of +1 Food")
+    table.do("Take 1 Food (of +1)")
     table.do("Submit 1 Food")
     assert table.game.outcome(table.state) == "won"
     assert table.legal() == []
@@ -72,7 +72,7 @@ def _lose_to_hearts(table: Table) -> list[object]:
     while table.state.phase != "lost":
         label = "End the night's" if table.state.phase == "night" else "A:"
         if table.resolving:
-            label = "Take 0"
+            label = "Take no"
         events += table.do(label)
     return events
 
@@ -98,7 +98,7 @@ def test_filling_the_seventh_slot_of_the_time_track_loses(tmp_path: Path) -> Non
 def test_a_loss_resets_the_chapter_for_another_try(tmp_path: Path) -> None:
     table = Table(_pack(tmp_path))
     table.do("A:")
-    table.do("Take 2 of +2 Food")
+    table.do("Take 2 Food (of +2)")
     assert table.state.items == ("I01",)
     table.state = replace(table.state, hp=1)
     _lose_to_hearts(table)
@@ -134,7 +134,7 @@ def test_from_chapter_two_saved_habits_go_under_the_green_deck_in_a_chosen_order
     table.do("Submit 1 Food")
     table.do("Begin chapter 1")
     table.do("A:")
-    table.do("Take 1 of +1 Food")
+    table.do("Take 1 Food (of +1)")
     table.do("Submit 1 Food")
     table.do("Begin chapter 2")
     assert table.state.phase == "arranging"

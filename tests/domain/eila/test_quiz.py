@@ -84,7 +84,7 @@ def test_a_right_answer_gets_the_reward_then_the_card_is_turned_over(tmp_path: P
     ]
     events = table.do("Answer EQ-1 with c")
     assert events[0] == QuizAnswered("EQ-1", "c", True)
-    table.do("Take 2 of +2 Coin")
+    table.do("Take 2 Coin (of +2)")
     assert table.state.resources.coin == 2
     area = table.game.view(table.state, "player").chapter_element_area
     assert area.quizzes_open == () and area.quizzes_turned_over == ("EQ-1",)

@@ -26,8 +26,8 @@ def test_plus_x_offers_zero_to_x(tmp_path: Path) -> None:
     table = _one_option(tmp_path, {"gain": "coin", "max": 3})
     table.do("A:")
     takes = [label for label in table.labels() if label.startswith("Take")]
-    assert takes == [f"Take {n} of +3 Coin" for n in (3, 2, 1, 0)]
-    table.do("Take 1 of +3 Coin")
+    assert takes == [f"Take {n} Coin (of +3)" for n in ("3", "2", "1", "no")]
+    table.do("Take 1 Coin (of +3)")
     assert table.state.resources.coin == 1
 
 
@@ -36,8 +36,8 @@ def test_plus_x_is_capped_by_free_tangible_space(tmp_path: Path) -> None:
     table.give(coin=4, stone=3)  # 7 of 8 tangible spaces taken
     table.do("A:")
     assert [la for la in table.labels() if la.startswith("Take")] == [
-        "Take 1 of +3 Food",
-        "Take 0 of +3 Food",
+        "Take 1 Food (of +3)",
+        "Take no Food (of +3)",
     ]
 
 
@@ -45,8 +45,8 @@ def test_storage_is_shared_per_kind(tmp_path: Path) -> None:
     table = _one_option(tmp_path, {"gain": "energy", "max": 3})
     table.give(food=8, knowledge=6)  # tangible space full, intangible has room for 2
     table.do("A:")
-    assert "Take 2 of +3 Energy" in table.labels()
-    assert "Take 3 of +3 Energy" not in table.labels()
+    assert "Take 2 Energy (of +3)" in table.labels()
+    assert "Take 3 Energy (of +3)" not in table.labels()
 
 
 def test_fear_must_be_taken_in_full(tmp_path: Path) -> None:

@@ -48,10 +48,10 @@ def test_converting_is_allowed_between_two_effects_of_one_option(tmp_path: Path)
     before the +1 Energy is taken, 2 Food may become 1 Energy."""
     table = _table(tmp_path, {"gain": "food", "max": 2}, {"gain": "energy", "max": 1})
     table.do("A:")
-    table.do("Take 2 of +2 Food")
-    assert table.labels()[0] == "Take 1 of +1 Energy"
+    table.do("Take 2 Food (of +2)")
+    assert table.labels()[0] == "Take 1 Energy (of +1)"
     table.do("Convert 2 Food into 1 Energy")
-    table.do("Take 1 of +1 Energy")
+    table.do("Take 1 Energy (of +1)")
     assert (table.state.resources.food, table.state.resources.energy) == (0, 2)
 
 

@@ -40,7 +40,7 @@ def test_a_red_card_just_put_on_top_is_known(tmp_path: Path) -> None:
     table.do("A:")
     view = table.game.view(table.state, "player")
     assert view.upcoming_known_on_top == ("010",)
-    table.do("Take 0")
+    table.do("Take no")
     assert table.game.view(table.state, "player").upcoming_known_on_top == ()
 
 
