@@ -29,7 +29,8 @@ class Line(msgspec.Struct, frozen=True, omit_defaults=True):
 def campaign_line(game: Game, event: Any) -> str | None:
     match event:
         case CampaignCreated(seats=seats):
-            return f"A campaign of {game.info.title} began with seats {', '.join(seats)}."
+            names = ", ".join(game.info.seat_names.get(seat, seat) for seat in seats)
+            return f"A campaign of {game.info.title} began with seats {names}."
         case Reseeded():
             return "The campaign was forked with fresh luck."
         case Rewound(to=to):
