@@ -17,7 +17,9 @@ import msgspec
 from domain.core.turn import Turn
 from domain.machina.board import Placed, shape
 from domain.machina.content_load import CONTENT
+from domain.machina.describe import EFFECTS
 from domain.machina.state import (
+    Effect,
     MachinaState,
     board,
     charges_on,
@@ -103,6 +105,8 @@ class CardView(msgspec.Struct, frozen=True):
 class EffectView(msgspec.Struct, frozen=True):
     kind: str
     amount: int
+    text: str = ""
+    """The effect in words: "each hit costs 2 health"."""
 
 
 class PlacementView(msgspec.Struct, frozen=True):
@@ -160,6 +164,11 @@ class MachinaView(msgspec.Struct, frozen=True):
     reason: str
     turn: Turn
     """Whose move it is and what is asked (see :mod:`domain.core.turn`)."""
+
+
+def _effect(effect: Effect) -> EffectView:
+    text = EFFECTS.get(effect.kind, effect.kind).format(amount=effect.amount)
+    return EffectView(effect.kind, effect.amount, text)
 
 
 def _drawing(state: MachinaState) -> tuple[tuple[str, ...], int, int]:
@@ -238,8 +247,8 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         endgame_cards=endgame_cards,
         spawn_rating=state.spawn_rating,
         horror_rating=state.horror_rating,
-        spawn_effects=tuple(EffectView(e.kind, e.amount) for e in state.spawn_effects),
-        horror_effects=tuple(EffectView(e.kind, e.amount) for e in state.horror_effects),
+        spawn_effects=tuple(_effect(e) for e in state.spawn_effects),
+        horror_effects=tuple(_effect(e) for e in state.horror_effects),
         hit_cost=hit_cost(state),
         exploring_prevented=exploring_prevented(state),
         threat=state.threat,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.machina import GAME
 from domain.machina.events import Explored, ItemCharges, MonsterWounded
+from domain.machina.state import Effect
 from tests.domain.machina.helpers import fresh
 
 
@@ -29,3 +31,9 @@ def test_one_hit_and_one_charge_are_singular() -> None:
     )
     wounded = GAME.describe(MonsterWounded(99, 1), state)
     assert wounded == "Round 1: monster #99 takes 1 hit"
+
+
+def test_effects_in_force_are_shown_in_words() -> None:
+    state = msgspec.structs.replace(fresh(), horror_effects=(Effect("hit_cost", 2),))
+    (shown,) = GAME.view(state, None).horror_effects
+    assert (shown.kind, shown.amount, shown.text) == ("hit_cost", 2, "each hit costs 2 health")
