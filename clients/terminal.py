@@ -15,30 +15,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import os
-import sys
-import threading
-from collections.abc import Callable
 from typing import Any
-
-from rich.console import Console
-from rich.text import Text
 
 from clients.connection import Gone, Link, Message, Offline, ProtocolError, create_campaign
 from clients.http import campaign_url, content_url, get
+from clients.screens.console import Keyboard, Output, Read, Write
 from clients.screens.layout import Table, screen
 
-Read = Callable[[str], str]
-Write = Callable[[str], None]
 HELP = "Type an action's number, r to refresh, q to quit."
-PROMPT = "> "
 RECENT = 6
 """Timeline lines shown at most after each change."""
 PATIENCE_S = 120.0
 """How long the server may stay away before the client gives up."""
 GAVE_UP = 2
 """The exit status after giving up on the server (as when it cannot be reached at the start)."""
-LINE_SINK_WIDTH = 80
 
 
 def ws_base(http_base: str) -> str:
@@ -49,114 +39,6 @@ def seed_commitment(seed: int | str, salt: str) -> str:
     """The hash a campaign publishes at creation (docs/protocol.md, "Seed secrecy"); the seed
     as a JSON number or as a decimal string."""
     return hashlib.sha256(f"tabletale-seed:{salt}:{seed}".encode()).hexdigest()
-
-
-class Output:
-    """Where the client writes: a rich console on stdout (its width and height, colour when it is
-    a terminal that has it and NO_COLOR is not set), or ``write``, a sink of plain lines."""
-
-    def __init__(self, write: Write | None = None) -> None:
-        self.write = write
-        plain = bool(os.environ.get("NO_COLOR"))
-        self.console = Console(
-            highlight=False,
-            markup=False,
-            emoji=False,
-            soft_wrap=True,
-            color_system=None if plain else "auto",
-        )
-        self.prompted = False
-
-    @property
-    def size(self) -> tuple[int, int | None]:
-        if self.write is not None:
-            return LINE_SINK_WIDTH, None
-        width, height = self.console.size
-        return width, height
-
-    def line(self, text: str | Text, style: str = "") -> None:
-        if self.write is not None:
-            self.write(text.plain if isinstance(text, Text) else text)
-            return
-        if self.prompted:
-            self.console.print()  # leave the prompt's line
-            self.prompted = False
-        self.console.print(text if isinstance(text, Text) else Text(text, style=style))
-
-    def prompt(self) -> None:
-        if self.write is None and not self.prompted:
-            self.console.print(PROMPT, end="")
-            self.console.file.flush()
-            self.prompted = True
-
-    def typed(self) -> None:
-        """A line was typed: the terminal ended the prompt's line."""
-        self.prompted = False
-
-
-class Keyboard:
-    """Lines typed, read without holding up the socket: stdin watched by the event loop (or, where
-    it cannot be, read in a thread), or ``read`` called in a thread. None at the end of input."""
-
-    def __init__(self, read: Read | None = None) -> None:
-        self.read = read
-        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self._loop = asyncio.get_running_loop()
-        self._waiting = False
-        self._buffer = b""
-        self._fd: int | None = None
-        if read is None:
-            self._watch_stdin()
-
-    def _watch_stdin(self) -> None:
-        try:
-            fd = sys.stdin.fileno()
-            self._loop.add_reader(fd, self._readable, fd)
-            self._fd = fd
-        except (OSError, ValueError, NotImplementedError, PermissionError):
-            threading.Thread(target=self._read_stdin, daemon=True).start()
-
-    def _readable(self, fd: int) -> None:
-        chunk = os.read(fd, 4096)
-        if not chunk:
-            self._loop.remove_reader(fd)
-            self._fd = None
-            self.lines.put_nowait(None)
-            return
-        self._buffer += chunk
-        *whole, self._buffer = self._buffer.split(b"\n")
-        for line in whole:
-            self.lines.put_nowait(line.decode(errors="replace"))
-
-    def _read_stdin(self) -> None:
-        for line in sys.stdin:
-            self._post(line.rstrip("\n"))
-        self._post(None)
-
-    def _post(self, line: str | None) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is reading
-            self._loop.call_soon_threadsafe(self.lines.put_nowait, line)
-
-    async def line(self) -> str | None:
-        if self.read is not None and self.lines.empty() and not self._waiting:
-            self._waiting = True
-            threading.Thread(target=self._read_once, daemon=True).start()
-        line = await self.lines.get()
-        self._waiting = False
-        return line
-
-    def _read_once(self) -> None:
-        assert self.read is not None
-        try:
-            line: str | None = self.read(PROMPT)
-        except (EOFError, StopIteration):
-            line = None
-        self._post(line)
-
-    def close(self) -> None:
-        if self._fd is not None:
-            self._loop.remove_reader(self._fd)
-            self._fd = None
 
 
 class Story:
@@ -286,7 +168,7 @@ class Session:
         typing: asyncio.Task[str | None] | None = None
         try:
             while True:
-                if dirty:
+                if dirty or replica.version != self.drawn_version:
                     await self.draw()
                     dirty = False
                 if replica.outcome != "running" and not replica.legal_actions:
@@ -294,13 +176,17 @@ class Session:
                         self.http_base, self.link.campaign, self.token, self.story, self.out.line
                     )
                     return 0
-                if self.acting is None:  # else the answer redraws the screen in a moment
-                    self.out.prompt()
-                typing = typing or asyncio.create_task(self.keys.line())
                 told = asyncio.create_task(self.link.notices.get())
-                waits: set[asyncio.Future[Any]] = {typing, told}
-                if self.acting is not None:
+                waits: set[asyncio.Future[Any]] = {told}
+                if self.acting is None:
+                    # The next line is read once the move on its way is answered, as it was
+                    # typed for the screen that answer brings.
+                    self.out.prompt()
+                    typing = typing or asyncio.create_task(self.keys.line())
+                else:
                     waits.add(self.acting)
+                if typing is not None:
+                    waits.add(typing)
                 done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
                 if told in done:
                     notices = [told.result()]
@@ -310,13 +196,13 @@ class Session:
                         status = await self.hear(kind, detail)
                         if status is not None:
                             return status
-                        dirty = dirty or kind in ("change", "back")
+                        dirty = dirty or kind == "back"
                 else:
                     told.cancel()
                 if self.acting is not None and self.acting in done:
                     self.answered(self.acting)
                     self.acting = None
-                if typing in done:
+                if typing is not None and typing in done:
                     self.out.typed()
                     answer = typing.result()
                     typing = None

@@ -105,10 +105,9 @@ def _wrap(text: str, width: int, style: str = "") -> list[Text]:
 
 
 def _choice(line: str) -> Text:
-    number, dot, label = line.partition(". ")
-    if dot and number.strip().isdigit():
-        return Text.assemble((number + dot, "bold cyan"), label)
-    return Text(line)
+    # A choice stays plain, so that what reads the lines can find ``  12. label`` as typed; a
+    # heading over a run of one kind stands out.
+    return Text(line, style="" if _numbered(line) else "bold cyan")
 
 
 def pages(blocks: list[tuple[str, list[str]]], room: int) -> list[list[str]]:
