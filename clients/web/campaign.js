@@ -150,6 +150,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
   let keyboard = false; // whether the last input came from the keyboard (focus may scroll then)
   let litTimer = null;
   let offlineNote = null; // what the turn bar says while the connection is down
+  let pendingFocus = null; // where the focus goes once the action on its way is answered
 
   const connection = new LiveConnection(campaign, { token, name: playerName(), handlers: {} });
   const replica = connection.replica;
@@ -233,20 +234,26 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
     }, LIT_MS);
   }
 
-  // Before a redraw replaces the buttons: the action that had the focus, if focus was among them.
+  // Before a redraw replaces the buttons: the action that had the focus, if focus was among them
+  // (or is still waiting, on the turn bar, for the buttons an action on its way disabled).
   function focusToKeep() {
     const active = document.activeElement;
+    if (pendingFocus && (active === turnBar.headline || active === document.body)) return pendingFocus;
+    pendingFocus = null;
     if (!(active instanceof HTMLElement)) return null;
     if (!boardSlot.contains(active) && !extraActions.contains(active) && !dangerSlot.contains(active)) return null;
     return { action: active.dataset.action || null };
   }
 
   // After a redraw: focus lands on the same action if it is still there, else on the seat's next
-  // choice, else on the turn bar, so a keyboard player never falls back to the top of the page.
+  // choice, else on the turn bar (until an action on its way is answered), so a keyboard player
+  // never falls back to the top of the page.
   function restoreFocus(kept) {
-    if (!kept || document.activeElement !== document.body) return;
+    const active = document.activeElement;
+    if (!kept || (active !== document.body && active !== turnBar.headline)) return;
     const buttons = actionButtons();
     const next = buttons.find((button) => button.dataset.action === kept.action) || buttons[0] || turnBar.headline;
+    pendingFocus = next === turnBar.headline && connection.busy ? kept : null;
     next.focus({ preventScroll: !keyboard });
     if (keyboard && next !== turnBar.headline) next.scrollIntoView({ block: "nearest" });
   }
