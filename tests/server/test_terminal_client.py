@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 
 from clients.terminal import HELP, play, start
 from tests.server.conftest import Live
@@ -16,8 +17,8 @@ async def test_a_player_types_numbers_and_the_campaign_moves_on(live: Live) -> N
     status = await play(live.http, campaign, token, read=lambda _: next(typed), write=screen.append)
     assert status == 0
     headers = [line for line in screen if line.startswith("== Eila and Something Shiny · ")]
-    versions = [int(re.search(r"version (\d+)", line)[1]) for line in headers]  # type: ignore[index]
-    assert versions == sorted(versions) and versions[-1] > versions[0]
+    moves = [int(re.search(r"move (\d+)", line)[1]) for line in headers]  # type: ignore[index]
+    assert moves == sorted(moves) and moves[-1] > moves[0]
     assert f"'9' is not one of the actions. {HELP}" in screen
     assert f"'x' is not one of the actions. {HELP}" in screen
     assert any(line.startswith("   1. A: ") for line in screen)
@@ -34,9 +35,16 @@ async def test_a_spectator_sees_the_view_and_waits_without_actions(live: Live) -
         if line.startswith("Waiting"):
             loop.call_soon_threadsafe(waiting.set)
 
-    task = asyncio.create_task(play(live.http, campaign, None, read=lambda _: "q", write=write))
+    quit_typed = threading.Event()
+
+    def read(_: str) -> str:
+        quit_typed.wait(timeout=30)  # the spectator types nothing until the test says so
+        return "q"
+
+    task = asyncio.create_task(play(live.http, campaign, None, read=read, write=write))
     await asyncio.wait_for(waiting.wait(), timeout=10)
     assert not task.done(), "a spectator with nothing to do waits for events"
-    task.cancel()
+    quit_typed.set()
+    assert await asyncio.wait_for(task, timeout=10) == 0
     assert any("spectator" in line for line in screen)
     assert not any(line.startswith("Actions:") for line in screen)
