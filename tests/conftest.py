@@ -25,7 +25,7 @@ def redis_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_cluster_url() -> Iterator[str]:
     """A Redis Cluster of three masters for the whole run, as a ``redis+cluster://`` URL: the one
-    ``.ci/run`` starts, or a private one started on first use (``tests/redis_support.py``).
+    ``tests/run.sh`` starts, or a private one started on first use (``tests/redis_support.py``).
     Shared like ``redis_url``: tests keep to their own key prefixes."""
     with running_redis_cluster() as url:
         yield url

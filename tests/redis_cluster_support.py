@@ -1,7 +1,7 @@
 """A real Redis Cluster for the tests that need one.
 
 ``running_redis_cluster()`` yields a ``redis+cluster://`` URL: ``TABLETALE_TEST_REDIS_CLUSTER_URL``
-(``.ci/run`` starts one), else a private three-master cluster of ``redis-server`` processes on
+(``tests/run.sh`` starts one), else a private three-master cluster of ``redis-server`` processes on
 free loopback ports, made with ``redis-cli --cluster create`` and stopped afterwards. Tests that
 change a cluster's layout (move slots, kill nodes) start one of their own with ``own_cluster()``.
 """
@@ -30,7 +30,7 @@ CLUSTER_URL_VARIABLE = "TABLETALE_TEST_REDIS_CLUSTER_URL"
 
 class OwnCluster:
     """A Redis Cluster of a test's own: ``masters`` masters with ``replicas`` replicas each, on
-    free loopback ports, no persistence, in ``workdir``; made the way ``.ci/run`` makes one, with
+    free loopback ports, no persistence, in ``workdir``; made the way ``tests/run.sh`` makes one, with
     ``redis-cli``. With replicas, a master that dies fails over to its replica within seconds."""
 
     def __init__(self, workdir: Path, masters: int = 3, replicas: int = 0) -> None:
