@@ -2,7 +2,7 @@
 server (uvicorn on a free loopback port, the in-memory store).
 
 Playwright never downloads a browser here: ``PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD`` is set and the
-tests launch ``/usr/bin/chromium`` (``bash .ci/run`` installs Debian's ``chromium`` package when it
+tests launch ``/usr/bin/chromium`` (``bash tests/run.sh`` installs Debian's ``chromium`` package when it
 is missing). Screenshots are saved under ``artifacts/screenshots/`` (or ``$TABLETALE_ARTIFACTS``),
 which git ignores.
 """
@@ -50,7 +50,10 @@ expect.set_options(timeout=WAIT_MS)
 @pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
     if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it).")
+        pytest.fail(
+            "The browser tests need Debian's chromium at /usr/bin/chromium: "
+            "`bash tests/run.sh` installs it."
+        )
     with sync_playwright() as driver:
         yield driver
 
