@@ -65,7 +65,8 @@ export class TurnBar {
     this.headline = h("strong", { class: "turn-headline", tabindex: "-1" });
     this.detail = h("span", { class: "turn-detail" });
     this.count = h("span", { class: "turn-count" });
-    this.button = h("button", { type: "button", class: "primary turn-show", onclick: () => this.show(), "aria-keyshortcuts": "n" }, "Show my choices");
+    this.button = h("button", { type: "button", class: "primary turn-show", onclick: () => this.show(), "aria-keyshortcuts": "n", "aria-label": "Show my choices" },
+      "Show", h("span", { class: "wide-only" }, " my choices"));
     this.node = h("div", { class: "turn-bar", role: "region", "aria-label": "Whose move", dataset: { tone: "wait" } },
       h("div", { class: "turn-words" }, this.headline, this.detail),
       h("div", { class: "turn-tools" }, this.count, this.button));
