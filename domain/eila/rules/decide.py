@@ -66,7 +66,7 @@ from domain.eila.events import (
 )
 from domain.eila.rules.combat import combat_value, enemy_value, shields
 from domain.eila.rules.conditions import option_blocker
-from domain.eila.rules.effects import hp_loss
+from domain.eila.rules.effects import hp_loss, waits_for_room
 from domain.eila.rules.flow import Emitter, begin_chapter, check_win, end_night, run, set_up
 from domain.eila.rules.frames import pending
 from domain.eila.rules.legal import candidates
@@ -125,6 +125,13 @@ def _resolved(pack: ContentPack, state: EilaState) -> CombatResolved:
     return CombatResolved(value >= against, value, against, shields(pack, state, combat))
 
 
+def _resume_gain(out: Emitter) -> None:
+    """A gain paused for room goes on once a conversion or discard at that pause made it: the
+    room still missing, if any, is asked for again (other pauses stay as they were)."""
+    if waits_for_room(pending(out.state)):
+        run(out)
+
+
 def play(pack: ContentPack, state: EilaState, action: EilaAction) -> Emitter:
     """The events of a legal ``action``, each with the state it leaves (no legality check)."""
     out = Emitter(pack, state)
@@ -150,9 +157,11 @@ def play(pack: ContentPack, state: EilaState, action: EilaAction) -> Emitter:
             return out
         case Convert(conversion=conversion):
             out.emit(Converted(conversion))
+            _resume_gain(out)
             return out
         case Discard(resource=resource):
             out.emit(Discarded(resource))
+            _resume_gain(out)
             return out
         case ArrangeHabit(habit=habit):
             out.emit(HabitArranged(habit))

@@ -56,10 +56,16 @@ def hp_loss(state: EilaState, amount: int) -> tuple[int, int]:
     return min(amount - prevented, state.hp), prevented
 
 
+def waits_for_room(effect: Effect | None) -> bool:
+    """Whether ``effect`` is a gain that may pause until storage has room for it: Fear, which is
+    taken in full (other gains offer 0..X of what fits, so they never wait)."""
+    return effect is not None and effect.kind == "gain" and effect.resource == "fear"
+
+
 def automatic(pack: ContentPack, state: EilaState, effect: Effect) -> EilaEvent | None:
     """The event that resolves ``effect`` on its own, or None when the player must choose."""
     match effect.kind:
-        case "gain" if effect.resource == "fear":
+        case "gain" if waits_for_room(effect):
             to_store, hearts, room = fear_plan(pack, state.resources, effect.amount)
             if room:
                 return None
@@ -147,7 +153,8 @@ def automatic(pack: ContentPack, state: EilaState, effect: Effect) -> EilaEvent 
 def choices(pack: ContentPack, state: EilaState, effect: Effect) -> list[EilaAction]:
     """What the player may do to resolve ``effect``, which waits for a choice."""
     match effect.kind:
-        case "gain" if effect.resource == "fear":
+        case "gain" if waits_for_room(effect):
+            # Only while room is still missing: a conversion that makes it resumes the gain.
             return [MakeRoom(r) for r in ("knowledge", "energy") if have(state.resources, r) > 0]
         case "gain":
             most = min(effect.amount, free_space(pack, state.resources, effect.resource))

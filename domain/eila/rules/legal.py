@@ -27,7 +27,7 @@ from domain.eila.actions import (
 from domain.eila.content import RESOURCES, ContentPack
 from domain.eila.rules.abilities import free_time, usable_cards
 from domain.eila.rules.conditions import option_blocker
-from domain.eila.rules.effects import choices
+from domain.eila.rules.effects import choices, waits_for_room
 from domain.eila.rules.frames import pending
 from domain.eila.rules.labels import label
 from domain.eila.rules.storage import changed, free_space, goal_side, have, still_needed
@@ -89,8 +89,7 @@ def _free_actions(pack: ContentPack, state: EilaState) -> list[EilaAction]:
             if free_space(pack, after, conv.get) >= conv.get_amount:
                 actions.append(Convert(conv.id))
     # While Fear forces room to be made, discarding is that choice itself.
-    effect = pending(state)
-    if effect is None or not (effect.kind == "gain" and effect.resource == "fear"):
+    if not waits_for_room(pending(state)):
         actions += [Discard(r) for r in RESOURCES if r != "fear" and have(state.resources, r) > 0]
     return actions
 

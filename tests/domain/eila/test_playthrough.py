@@ -9,7 +9,9 @@ from domain.core.hashing import state_hash
 from domain.eila import GAME
 from domain.eila.actions import Abandon
 from domain.eila.content import INTANGIBLE, TANGIBLE
-from domain.eila.rules.storage import stored
+from domain.eila.rules.effects import waits_for_room
+from domain.eila.rules.frames import pending
+from domain.eila.rules.storage import fear_plan, stored
 from domain.eila.state import EilaState
 from tests.domain.eila.helpers import Table
 
@@ -25,6 +27,10 @@ def _check_invariants(state: EilaState) -> None:
     assert 0 <= state.hp <= state.max_hp
     assert len(state.time_track) <= RULES.time_track
     assert 1 <= state.day <= RULES.time_track
+    # Fear waits only while room is missing: once there is room, it has been taken.
+    effect = pending(state)
+    if waits_for_room(effect) and effect is not None:
+        assert fear_plan(GAME.pack, resources, effect.amount)[2] > 0
 
 
 def _playing(legal: list[LegalAction]) -> list[LegalAction]:

@@ -110,3 +110,41 @@ def test_any_resource_but_fear_can_be_discarded_at_any_time(tmp_path: Path) -> N
     assert table.state.resources == Resources(energy=1, fear=3)
     table.do("A:")  # also while an effect waits for its choice
     assert "Discard 1 Energy" in table.labels()
+
+
+def test_fear_is_taken_once_a_conversion_at_its_pause_makes_room(tmp_path: Path) -> None:
+    """ "When you acquire Fear but there is insufficient storage space, you must discard other
+    resources to make room for it": a conversion that makes the room is enough."""
+    table = _one_option(tmp_path, {"gain": "fear", "max": 1}, {"gain": "coin", "max": 1})
+    table.give(knowledge=5, fear=3)  # intangible storage full
+    table.do("A:")
+    assert "Discard 1 Knowledge to make room for Fear" in table.labels()
+    events = table.do("Convert 5 Knowledge into 1 Magical Stone")
+    assert FearTaken(1, 0) in events
+    assert table.state.resources == Resources(stone=1, fear=4)
+    # The option goes on to its next effect; no discard is asked for.
+    assert table.labels()[:2] == ["Take 1 Coin (of +1)", "Take no Coin (of +1)"]
+
+
+def test_fear_asks_only_for_the_room_a_conversion_left_missing(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "fear", "max": 7})
+    table.give(knowledge=5, energy=3)  # 7 Fear coming, no room: 5 made by the conversion
+    table.do("A:")
+    table.do("Convert 5 Knowledge into 1 Magical Stone")
+    assert table.state.resources.fear == 0
+    assert [la for la in table.labels() if "make room" in la] == [
+        "Discard 1 Energy to make room for Fear"
+    ]
+    assert FearTaken(7, 0) not in table.do("Discard 1 Energy")
+    assert FearTaken(7, 0) in table.do("Discard 1 Energy")
+    assert table.state.resources == Resources(stone=1, energy=1, fear=7)
+
+
+def test_a_discard_at_a_gain_pause_makes_room_for_more_of_the_gain(tmp_path: Path) -> None:
+    table = _one_option(tmp_path, {"gain": "food", "max": 2})
+    table.give(coin=8)  # tangible storage full
+    table.do("A:")
+    assert [la for la in table.labels() if la.startswith("Take")] == ["Take no Food (of +2)"]
+    table.do("Discard 1 Coin")
+    table.do("Discard 1 Coin")
+    assert next(la for la in table.labels() if la.startswith("Take")) == "Take 2 Food (of +2)"

@@ -1,4 +1,5 @@
-"""Issue 9's Eila items: the HP floor, conversions between two effects, ending a campaign."""
+"""Issue 9's Eila items: the HP floor, conversions between two effects, ending a campaign; issue
+18's room for Fear made by a conversion."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 from msgspec.structs import replace
 
 from domain.core.game import ChapterAttempts
-from domain.eila import chapter_outcome
+from domain.eila import GAME, chapter_outcome
 from domain.eila.events import (
     AbandonAsked,
     AbandonWithdrawn,
@@ -16,6 +17,7 @@ from domain.eila.events import (
     FearTaken,
     HeartBroken,
 )
+from domain.eila.state import Resources
 from tests.domain.eila.helpers import Table, chapter, chapter_zero, make_game, option
 
 
@@ -128,3 +130,21 @@ def test_an_attempt_begins_when_its_habit_cards_are_being_ordered(tmp_path: Path
     table.do("Abandon")
     table.do("Yes")
     assert table.game.progress(table.state).attempts[-1] == ChapterAttempts("2", lost=1)
+
+
+def test_fear_of_card_121_c_is_stored_once_converting_knowledge_makes_room() -> None:
+    """Issue 18, "you must discard other resources to make room for it": chapter 1's card 121,
+    option C (+1 Fear) at Fear 3 and Knowledge 5. Converting the Knowledge to a Magical Stone
+    makes the room, so the Fear is stored and the day goes on (it used to wait for a Knowledge
+    or Energy discard with none held, leaving only conversions or abandoning)."""
+    for chapter_number, card, letter in ((1, "121", "C"), (2, "210", "B")):
+        table = Table(GAME, chapter=chapter_number)
+        table.state = replace(table.state, present=card)  # the card in the Present, to set a scene
+        table.give(fear=3, knowledge=5)
+        table.do(f"{letter}:")
+        assert table.resolving
+        events = table.do("Convert 5 Knowledge into 1 Magical Stone")
+        assert FearTaken(1, 0) in events, card
+        assert table.state.resources == Resources(stone=1, fear=4), card
+        assert not any("make room" in label for label in table.labels()), card
+        assert any(label[1:2] == ":" for label in table.labels()), card  # the next card's options
