@@ -76,7 +76,7 @@ class EilaGame:
         self.info = GameInfo(
             name="eila",
             title="Eila and Something Shiny",
-            ruleset=ruleset_name("eila", 3, content_version(DEFAULT_PACK)),
+            ruleset=ruleset_name("eila", 4, content_version(DEFAULT_PACK)),
             seat_layouts=((rules_decide.SEAT,),),
             hidden_information=True,
             chance=True,
