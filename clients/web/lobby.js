@@ -26,7 +26,7 @@ function optionField(name, schema) {
     input = h("select", { id, name, dataset: { option: name } },
       prop.nullable ? h("option", { value: "" }, "default") : null,
       prop.choices.map((choice, i) =>
-        h("option", { value: String(i), selected: choice === prop.default }, String(choice))));
+        h("option", { value: String(i), selected: choice === prop.default }, optionValue(choice))));
   } else if (prop.type === "integer" || prop.type === "number") {
     input = h("input", {
       id, name, type: "number", step: prop.type === "integer" ? 1 : "any", min: prop.min, max: prop.max,
@@ -40,6 +40,12 @@ function optionField(name, schema) {
   return { node: h("label", { class: "field" }, h("span", {}, humanize(name)), input), read: () => readOption(input, prop) };
 }
 
+// "to-eternity" -> "To Eternity"; numbers stay as they are.
+function optionValue(choice) {
+  if (typeof choice !== "string") return String(choice);
+  return choice.split(/[-_\s]+/).filter(Boolean).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ");
+}
+
 function readOption(input, prop) {
   if (prop.choices.length) return input.value === "" ? undefined : prop.choices[Number(input.value)];
   if (prop.type === "boolean") return input.checked;
@@ -49,8 +55,27 @@ function readOption(input, prop) {
 
 // -- a game's card ------------------------------------------------------------------------------
 
-function layoutName(layout) {
-  return layout.length === 1 ? `Solo (${layout[0]})` : `Together (${layout.join(" and ")})`;
+// A seat's name for players: the game's own (GameInfo.seat_names), else its id made readable.
+function seatName(info, seat) {
+  return info?.seat_names?.[seat] || humanize(seat);
+}
+
+function layoutName(info, layout) {
+  const names = layout.map((seat) => seatName(info, seat));
+  if (names.length === 1) return `Solo (${names[0]})`;
+  return `Together (${names.slice(0, -1).join(", ")} and ${names[names.length - 1]})`;
+}
+
+// A seed is a whole number from 0 to 2**64 - 1, sent as its decimal digits: a JavaScript number
+// cannot carry every such seed exactly.
+const MOST_SEED = 18446744073709551615n;
+const SEED_RULE = "A seed is a whole number from 0 to 18446744073709551615.";
+
+function readSeed(text) {
+  const digits = text.trim();
+  if (digits === "") return { seed: null };
+  if (!/^[0-9]{1,20}$/.test(digits) || BigInt(digits) > MOST_SEED) return { error: SEED_RULE };
+  return { seed: BigInt(digits).toString() };
 }
 
 function gameCard(game, onCreate) {
@@ -58,13 +83,17 @@ function gameCard(game, onCreate) {
   const fields = Object.entries(options.properties || {}).map(([name, schema]) => [name, optionField(name, schema)]);
   const layouts = info.seat_layouts;
   const layoutSelect = h("select", { name: "layout", dataset: { layouts: "" } },
-    layouts.map((layout, i) => h("option", { value: String(i) }, layoutName(layout))));
-  const seed = h("input", { type: "number", name: "seed", placeholder: "random", min: 0, step: 1 });
+    layouts.map((layout, i) => h("option", { value: String(i) }, layoutName(info, layout))));
+  const seed = h("input", {
+    type: "text", name: "seed", inputmode: "numeric", autocomplete: "off", placeholder: "random",
+    pattern: "[0-9]{1,20}", title: SEED_RULE, "aria-describedby": `seed-rule-${info.name}`,
+  });
   const secret = h("input", { type: "checkbox", name: "private" });
   const status = h("p", { class: "form-status", role: "status" });
   const form = h("form", {
     class: "game-card",
     dataset: { game: info.name },
+    noValidate: true, // the seed's rule is said in the status line, in words
     onsubmit: async (event) => {
       event.preventDefault();
       const chosen = {};
@@ -73,7 +102,17 @@ function gameCard(game, onCreate) {
         if (value !== undefined && value !== null) chosen[name] = value;
       }
       const body = { game: info.name, options: chosen, seats: layouts[Number(layoutSelect.value)] };
-      if (seed.value !== "") body.seed = Number(seed.value);
+      const read = readSeed(seed.value);
+      if (read.error) {
+        status.textContent = read.error;
+        status.classList.add("error");
+        seed.setAttribute("aria-invalid", "true");
+        seed.focus();
+        return;
+      }
+      seed.removeAttribute("aria-invalid");
+      status.classList.remove("error");
+      if (read.seed !== null) body.seed = read.seed;
       if (secret.checked) body.private = true;
       status.textContent = "Creating…";
       try {
@@ -86,14 +125,15 @@ function gameCard(game, onCreate) {
   },
   h("h3", {}, info.title),
   h("p", { class: "facts" },
-    h("span", { class: "chip" }, layouts.map(layoutName).join(" · ")),
+    layouts.map((layout) => h("span", { class: "chip" }, layoutName(info, layout))),
     info.hidden_information ? h("span", { class: "chip chip-muted" }, "hidden information") : null,
     info.chance ? h("span", { class: "chip chip-muted" }, "dice and cards") : null,
     info.chapters ? h("span", { class: "chip chip-muted" }, "in chapters") : null),
   h("div", { class: "fields" },
     layouts.length > 1 ? h("label", { class: "field" }, h("span", {}, "Seats"), layoutSelect) : null,
     fields.map(([, field]) => field.node),
-    h("label", { class: "field" }, h("span", {}, "Seed (optional)"), seed),
+    h("label", { class: "field" }, h("span", {}, "Seed (optional)"), seed,
+      h("span", { class: "field-note", id: `seed-rule-${info.name}` }, "Digits only; leave empty for random luck.")),
     h("label", { class: "field check" }, secret, h("span", {}, "Private (no spectators, not listed)"))),
   h("button", { type: "submit", class: "primary" }, `New ${info.title} campaign`),
   status);
@@ -110,29 +150,40 @@ function ago(ms) {
   return new Date(ms).toLocaleDateString();
 }
 
-function progress(entry) {
-  const parts = [];
-  if (entry.chapter !== null && entry.chapter !== undefined) parts.push(`Chapter ${entry.chapter}`);
-  if (entry.day !== null && entry.day !== undefined) parts.push(`day ${entry.day}`);
-  parts.push(`version ${entry.version}`);
-  return parts.join(", ");
+// "The Orrery · round 5 · move 76": the chapter by its title (GameInfo.chapter_names), the day
+// or round by the game's word for it (GameInfo.round_name), and the move number.
+function chapterName(info, chapter) {
+  const title = info?.chapter_names?.[String(chapter)];
+  if (title) return title;
+  return typeof chapter === "number" || /^[0-9]+$/.test(String(chapter)) ? `Chapter ${chapter}` : humanize(chapter);
 }
 
-function campaignRow(entry, titles) {
+function progress(entry, info) {
+  const parts = [];
+  if (entry.chapter !== null && entry.chapter !== undefined) parts.push(chapterName(info, entry.chapter));
+  if (entry.day !== null && entry.day !== undefined) parts.push(`${info?.round_name || "day"} ${entry.day}`);
+  parts.push(`move ${entry.version}`);
+  return parts.join(" · ");
+}
+
+const STATUS = { running: "Playing", won: "Won", lost: "Lost" };
+
+function campaignRow(entry, infos) {
+  const info = infos[entry.game];
   const mine = held(entry.id);
   const seats = Object.keys(mine?.tokens || {});
   const play = seats.map((seat) =>
-    h("a", { class: "button", href: `#/c/${entry.id}`, dataset: { seat }, onclick: () => remember(entry.id, entry.game, {}, seat) }, `Play as ${seat}`));
-  const lineage = entry.parent ? h("div", { class: "muted small" }, `fork of ${entry.parent.slice(0, 8)} at version ${entry.fork_version}`) : null;
+    h("a", { class: "button", href: `#/c/${entry.id}`, dataset: { seat }, onclick: () => remember(entry.id, entry.game, {}, seat) }, `Play as ${seatName(info, seat)}`));
+  const lineage = entry.parent ? h("div", { class: "muted small" }, `fork of ${entry.parent.slice(0, 8)} at move ${entry.fork_version}`) : null;
   return h("tr", { dataset: { campaign: entry.id } },
-    h("td", {}, h("strong", {}, titles[entry.game] || entry.game), h("div", { class: "muted small mono" }, entry.id.slice(0, 8)), lineage),
-    h("td", {}, progress(entry)),
-    h("td", {}, h("span", { class: `status status-${entry.status}` }, entry.status)),
-    h("td", { class: "muted" }, ago(entry.updated_ms)),
+    h("td", { dataset: { label: "Campaign" } }, h("strong", {}, info?.title || entry.game), h("div", { class: "muted small mono" }, entry.id.slice(0, 8)), lineage),
+    h("td", { dataset: { label: "Progress" } }, progress(entry, info)),
+    h("td", { dataset: { label: "State" } }, h("span", { class: `status status-${entry.status}` }, STATUS[entry.status] || humanize(entry.status))),
+    h("td", { class: "muted", dataset: { label: "Updated" } }, ago(entry.updated_ms)),
     h("td", { class: "row-actions" }, h("div", {}, play, h("a", { class: "button ghost", href: `#/c/${entry.id}/watch` }, "Watch"))));
 }
 
-async function fillCampaigns(table, titles, more) {
+async function fillCampaigns(table, infos, more) {
   const body = table.querySelector("tbody");
   let page;
   try {
@@ -141,7 +192,7 @@ async function fillCampaigns(table, titles, more) {
     clear(body, h("tr", {}, h("td", { colspan: 5, class: "error" }, error.message)));
     return;
   }
-  clear(body, page.campaigns.length ? page.campaigns.map((entry) => campaignRow(entry, titles)) : h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No campaigns yet: start one above.")));
+  clear(body, page.campaigns.length ? page.campaigns.map((entry) => campaignRow(entry, infos)) : h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No campaigns yet: start one above.")));
   more.hidden = page.next_offset === null;
 }
 
@@ -156,14 +207,14 @@ export function parseInvite(text) {
 }
 
 export async function mountLobby(root, { navigate }) {
-  const titles = {};
+  const infos = {};
   const gamesBox = h("div", { class: "games" }, h("p", { class: "muted" }, "Loading the games…"));
   const table = h("table", { class: "campaigns" },
-    h("thead", {}, h("tr", {}, ["Campaign", "Progress", "State", "Updated", ""].map((t) => h("th", {}, t)))),
+    h("thead", {}, h("tr", {}, ["Campaign", "Progress", "State", "Updated", "Open"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}));
   const more = h("p", { class: "muted small", hidden: true }, "Showing the 50 newest.");
-  const invite = h("input", { type: "text", name: "invite", placeholder: "Paste an invite link" });
-  const inviteStatus = h("p", { class: "form-status" });
+  const invite = h("input", { type: "text", name: "invite", placeholder: "Paste an invite link", "aria-label": "Invite link" });
+  const inviteStatus = h("p", { class: "form-status", role: "status" });
   clear(root,
     h("section", { class: "hero" },
       h("h1", {}, "Tabletop campaigns you can replay, rewind and fork"),
@@ -186,8 +237,8 @@ export async function mountLobby(root, { navigate }) {
       inviteStatus),
     h("section", {},
       h("div", { class: "section-head" }, h("h2", {}, "Campaigns"),
-        h("button", { type: "button", class: "ghost", onclick: () => fillCampaigns(table, titles, more) }, "Refresh")),
-      table, more));
+        h("button", { type: "button", class: "ghost", onclick: () => fillCampaigns(table, infos, more) }, "Refresh")),
+      h("div", { class: "table-frame" }, table), more));
 
   let listing;
   try {
@@ -196,13 +247,13 @@ export async function mountLobby(root, { navigate }) {
     clear(gamesBox, h("p", { class: "error" }, error.message));
     return () => {};
   }
-  for (const game of listing.games) titles[game.info.name] = game.info.title;
+  for (const game of listing.games) infos[game.info.name] = game.info;
   const create = async (body) => {
     const created = await api.create(body);
     remember(created.id, created.game, created.seats, body.seats[0]);
     navigate(`#/c/${created.id}`);
   };
   clear(gamesBox, listing.games.map((game) => gameCard(game, create)));
-  await fillCampaigns(table, titles, more);
+  await fillCampaigns(table, infos, more);
   return () => {};
 }
