@@ -20,6 +20,22 @@ function endIcon(right) {
   return s("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true" }, s("path", { d: shape, fill: "currentColor" }));
 }
 
+// Play, pause and a step either way, drawn (a font may have no glyph for the pause sign).
+const SHAPES = {
+  play: "M4,2 L14,8 L4,14 Z",
+  pause: "M3,2 h4 v12 h-4 Z M9,2 h4 v12 h-4 Z",
+  back: "M12,2 L3,8 L12,14 Z",
+  on: "M4,2 L13,8 L4,14 Z",
+};
+
+function icon(name) {
+  return s("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", class: "icon" }, s("path", { d: SHAPES[name], fill: "currentColor" }));
+}
+
+function playLabel(playing) {
+  return playing ? [icon("pause"), " Pause"] : [icon("play"), " Play"];
+}
+
 export class Timeline {
   // host: {campaign, token, story, head(), outcome(), show(version, view), leave(), forked(created),
   //        notice(text, tone)}
@@ -54,13 +70,13 @@ export class Timeline {
       oninput: () => { this.pause(); this.go(Number(this.scrubber.value)); },
     });
     this.label = h("span", { class: "position" });
-    this.playButton = h("button", { type: "button", class: "play", onclick: () => (this.playing ? this.pause() : this.play()) }, "▶ Play");
+    this.playButton = h("button", { type: "button", class: "play", onclick: () => (this.playing ? this.pause() : this.play()) }, playLabel(false));
     clear(this.node,
       h("div", { class: "timeline-row" },
         h("button", { type: "button", class: "ghost first", title: "First version", "aria-label": "First version", onclick: () => { this.pause(); this.go(1); } }, endIcon(false)),
-        h("button", { type: "button", class: "ghost step-back", title: "One version back", "aria-label": "One version back", onclick: () => { this.pause(); this.go(this.version - 1); } }, "◀"),
+        h("button", { type: "button", class: "ghost step-back", title: "One version back", "aria-label": "One version back", onclick: () => { this.pause(); this.go(this.version - 1); } }, icon("back")),
         this.playButton,
-        h("button", { type: "button", class: "ghost step-on", title: "One version on", "aria-label": "One version on", onclick: () => { this.pause(); this.go(this.version + 1); } }, "▶"),
+        h("button", { type: "button", class: "ghost step-on", title: "One version on", "aria-label": "One version on", onclick: () => { this.pause(); this.go(this.version + 1); } }, icon("on")),
         h("button", { type: "button", class: "ghost latest", title: "The latest version", "aria-label": "The latest version", onclick: () => { this.pause(); this.go(this.host.head()); } }, endIcon(true)),
         h("div", { class: "scrub" }, this.scrubber, this.ticks = h("div", { class: "ticks", "aria-hidden": "true" })),
         this.label, speed),
@@ -157,7 +173,8 @@ export class Timeline {
     clear(this.linesSlot,
       h("h3", {}, "Timeline"),
       h("p", { class: "muted small legend-line" }, h("span", { class: "dp" }, "◆"), " a decision point: fork or rewind there"),
-      h("ol", { class: "timeline-lines" }, this.host.story.lines.map((line) =>
+      // the list scrolls: it takes the keyboard's focus so that arrow keys scroll it
+      h("ol", { class: "timeline-lines", tabindex: 0, "aria-label": "What happened, move by move" }, this.host.story.lines.map((line) =>
         h("li", {
           class: [line.version === current ? "current" : line.version > this.version ? "later" : "", points.has(line.version) ? "decision" : ""].join(" ").trim(),
           dataset: { version: String(line.version) },
@@ -216,7 +233,7 @@ export class Timeline {
     socket.addEventListener("close", () => {
       if (socket === this.replay) this.stopped();
     });
-    this.playButton.textContent = "⏸ Pause";
+    this.playButton.replaceChildren(...playLabel(true));
   }
 
   pause() {
@@ -228,7 +245,7 @@ export class Timeline {
 
   stopped() {
     this.replay = null;
-    this.playButton.textContent = "▶ Play";
+    this.playButton.replaceChildren(...playLabel(false));
   }
 
   async fork() {
