@@ -1,7 +1,7 @@
 // What every board draws with: dice that tumble when their value changes, action buttons placed
 // where they act, panels.
 
-import { h, humanize, s } from "../dom.js";
+import { h, humanize, plural, s } from "../dom.js";
 
 const PIPS = {
   1: [[2, 2]],
@@ -96,7 +96,7 @@ export class ActionSink {
         const summary = title || commonPrefix(list.map((a) => a.label)) || humanize(tag);
         parts.push(
           h("details", { class: "action-group" },
-            h("summary", {}, `${summary} (${list.length} choices)`),
+            h("summary", {}, `${summary} (${plural(list.length, "choice")})`),
             h("div", { class: `action-list ${className}` }, buttons)),
         );
       } else {

@@ -7,7 +7,7 @@ import { h, humanize, plural } from "../dom.js";
 import { chip, panel, readable } from "./common.js";
 import { chapterElementArea, itemSupportArea } from "./eila/areas.js";
 import { combatPanel } from "./eila/combat.js";
-import { amounts, heart, labels, token } from "./eila/tokens.js";
+import { LETTERED, amounts, heart, labels, token } from "./eila/tokens.js";
 
 // The fields this board draws; any other field is shown as it comes.
 const KNOWN = new Set([
@@ -40,7 +40,7 @@ function storage(title, kinds, spaces, have, names) {
     cells.push(h("span", { class: `space${i >= spaces ? " over" : ""}` }, tokens[i] ? token(tokens[i]) : null));
   }
   return h("div", { class: "storage" },
-    h("div", { class: "storage-head" }, h("strong", {}, title), h("span", { class: "muted" }, `${tokens.length} of ${spaces} spaces`)),
+    h("div", { class: "storage-head" }, h("h4", { class: "storage-name" }, title), h("span", { class: "storage-count" }, `${tokens.length} of ${plural(spaces, "space")}`)),
     h("div", { class: "spaces" }, cells),
     h("div", { class: "legend" }, kinds.map((kind) => h("span", { class: "legend-item", dataset: { resource: kind } }, token(kind, 18), ` ${names[kind]} `, h("strong", {}, String(have[kind]))))));
 }
@@ -68,7 +68,7 @@ function goalCard(ctx, names) {
   const rows = (view.goal || []).map(([resource, need]) => {
     const done = Math.min(submitted[resource] || 0, need);
     return h("div", { class: `goal-row${done >= need ? " done" : ""}` },
-      token(resource, 22), h("span", {}, names[resource] || resource),
+      token(resource, LETTERED), h("span", {}, names[resource] || resource),
       h("span", { class: "goal-bar" }, h("span", { style: `width:${(100 * done) / Math.max(1, need)}%` })),
       h("strong", {}, `${done}/${need}`));
   });
@@ -89,7 +89,7 @@ function lifeAndTime(ctx, names) {
     const mark = (view.time_track || [])[i];
     return h("span", { class: `time-slot${mark ? ` filled ${mark}` : ""}` },
       h("span", { class: "time-number" }, String(i + 1)),
-      mark === "heart" ? heart(true, 20) : mark ? token(mark, 20) : null);
+      mark === "heart" ? heart(true, 20) : mark ? token(mark, LETTERED) : null);
   });
   const fear = amounts(view.resources).fear;
   return h("article", { class: "life" },
@@ -150,7 +150,7 @@ function resourcesPanel(ctx, names) {
       storage("Tangible", room?.tangible || ["food", "coin", "stone"], room?.tangible_spaces ?? 8, have, names),
       storage("Intangible", room?.intangible || ["knowledge", "energy", "fear"], room?.intangible_spaces ?? 8, have, names)),
     conversions.length ? h("div", {}, h("h4", {}, "Convert"), sink.buttons(conversions)) : null,
-    discards.length ? h("details", { class: "action-group" }, h("summary", {}, `Discard (${discards.length} choices)`), sink.buttons(discards)) : null);
+    discards.length ? h("details", { class: "action-group" }, h("summary", {}, `Discard (${plural(discards.length, "choice")})`), sink.buttons(discards)) : null);
 }
 
 function unknownFields(ctx) {

@@ -62,8 +62,8 @@ function tileNode(tile, at) {
 function tileLabel(tile, at) {
   const { x, y } = at(2 * tile.col + 1, 2 * tile.row);
   return s("g", { class: "mine-tile-label" },
-    s("rect", { x: x + CELL - 30, y: y + CELL - 15, width: 28, height: 13, rx: 4 }),
-    s("text", { x: x + CELL - 16, y: y + CELL - 5, "text-anchor": "middle" }, tile.tile),
+    s("rect", { x: x + CELL - 36, y: y + CELL - 19, width: 34, height: 17, rx: 4 }),
+    s("text", { x: x + CELL - 19, y: y + CELL - 6, "text-anchor": "middle" }, tile.tile),
     s("title", {}, tile.name));
 }
 

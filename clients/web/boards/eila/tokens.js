@@ -20,10 +20,14 @@ export function amounts(list) {
   return out;
 }
 
+// A token carries its resource's letter when it is drawn large enough for the letter to be read
+// (24 px and up: the letter is then 11 px tall); smaller ones stand beside the resource's name.
+export const LETTERED = 24;
+
 export function token(resource, size = 26) {
   return s("svg", { class: `token token-${resource}`, viewBox: "0 0 30 30", width: size, height: size, role: "img", "aria-label": LABELS[resource] || resource },
     s("circle", { cx: 15, cy: 15, r: 13 }),
-    s("text", { x: 15, y: 20, "text-anchor": "middle" }, MARKS[resource] || "?"));
+    size >= LETTERED ? s("text", { x: 15, y: 20, "text-anchor": "middle" }, MARKS[resource] || "?") : null);
 }
 
 export function heart(full, size = 26) {
