@@ -377,11 +377,37 @@ function humbaba(ctx) {
     h("div", { class: "challenge" }, spaces));
 }
 
+// The map keeps its proportions and a readable size: on a narrow screen it scrolls sideways in
+// its frame, which opens on the marker and then stays where the player scrolled it until the
+// marker moves on.
+function mapFrame(ctx) {
+  const { memory, view } = ctx;
+  const frame = h("div", {
+    class: "map-frame", tabindex: 0, role: "region", "aria-label": "The trail map (it scrolls sideways on a narrow screen)",
+    dataset: { scrolls: "" },
+    onscroll: () => memory?.set("map.scroll", frame.scrollLeft),
+  }, mapSvg(ctx));
+  const moved = memory?.get("map.at") !== view.campsite;
+  memory?.set("map.at", view.campsite);
+  // the board is in the page once this render returns
+  queueMicrotask(() => {
+    if (!frame.isConnected || frame.scrollWidth <= frame.clientWidth) return;
+    if (!moved && memory?.has("map.scroll")) {
+      frame.scrollLeft = memory.get("map.scroll");
+      return;
+    }
+    const marker = frame.querySelector(".marker")?.getBoundingClientRect();
+    const box = frame.getBoundingClientRect();
+    if (marker) frame.scrollLeft += marker.left + marker.width / 2 - box.left - box.width / 2;
+  });
+  return frame;
+}
+
 export function render(ctx) {
   const { sink } = ctx;
   const mapActions = sink.tagged("hike", "path");
   return h("div", { class: "board board-gil-ennis" },
-    h("section", { class: "map-area" }, mapSvg(ctx), sink.buttons(mapActions, { className: "map-actions" })),
+    h("section", { class: "map-area" }, mapFrame(ctx), sink.buttons(mapActions, { className: "map-actions" })),
     humbaba(ctx),
     worries(ctx),
     h("div", { class: `table-row phase-${ctx.view.phase}` }, characterCard("gil", ctx), camp(ctx), characterCard("ennis", ctx)),

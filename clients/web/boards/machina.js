@@ -15,6 +15,7 @@ const CELL = 44;
 const PAD = 12;
 const SIDE_BUTTON = 0.7; // an explore or connect button's size, in spaces, across a tile's side
 const ZOOM = 1.6; // at most this many pixels per unit of the drawing, so one tile is not a poster
+const LEAST_ZOOM = 0.92; // on a phone, at least this many: a space is then 40 px, its marks 11 px
 const SLIDER_TOP = 8; // the highest rating a slider shows unless a chapter prints a higher one
 const STEPS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 const ARROWS = { n: "↑", e: "→", s: "↓", w: "←" };
@@ -94,6 +95,7 @@ function tileOutline(tile, geo) {
   const w = tile.width * CELL;
   const hgt = tile.height * CELL;
   const g = s("g", { class: `m-tile m-tile-${tile.kind}`, dataset: { tile: tile.tile } });
+  g.append(s("title", {}, tile.kind === "chapter" ? `${tile.name} (chapter tile)` : tile.name));
   g.append(s("rect", { x: px, y: py, width: w, height: hgt, rx: 8, class: "tile-ground" }));
   const sides = { n: [px, py, px + w, py], s: [px, py + hgt, px + w, py + hgt], w: [px, py, px, py + hgt], e: [px + w, py, px + w, py + hgt] };
   for (const side of tile.unexplored || []) {
@@ -103,9 +105,14 @@ function tileOutline(tile, geo) {
   return g;
 }
 
-function tileLabel(tile, geo) {
-  const [px, py] = geo.at(tile.x, tile.y);
-  return s("text", { x: px + 6, y: py + 11, class: `tile-name tile-name-${tile.kind}` }, tile.name);
+// A tile's name is not drawn on the tile, where it would lie under the units and the buttons on
+// its spaces: the tile is named by its tooltip, and the map's key lists the tiles in play.
+function tileList(view) {
+  const tiles = view.tiles || [];
+  if (!tiles.length) return null;
+  return h("ul", { class: "tile-list" }, tiles.map((tile) =>
+    h("li", { class: `tile-name tile-name-${tile.kind}`, dataset: { tile: tile.tile } },
+      tile.name, tile.kind === "chapter" ? h("span", { class: "tile-kind" }, " (chapter tile)") : null)));
 }
 
 function explorerToken(who, number, px, py, mine) {
@@ -157,8 +164,8 @@ function onSide(ctx, geo, action, tile, side, className) {
   button.classList.add("on-side", className);
   button.dataset.tile = tile.tile;
   button.dataset.side = side;
-  button.style.left = `${(100 * (cx - size / 2)) / geo.width}%`;
-  button.style.top = `${(100 * (cy - size / 2)) / geo.height}%`;
+  button.style.left = `${(100 * cx) / geo.width}%`;
+  button.style.top = `${(100 * cy) / geo.height}%`;
   button.style.width = `${(100 * size) / geo.width}%`;
   button.style.height = `${(100 * size) / geo.height}%`;
   return button;
@@ -235,7 +242,6 @@ function grid(ctx) {
       svg.append(spaceShape(shown, px, py, actionSpaces.get(`${x},${y}`)));
     });
   });
-  for (const tile of view.tiles || []) svg.append(tileLabel(tile, geo));
   const letters = lettered(view.monsters);
   for (const monster of view.monsters || []) {
     const [px, py] = geo.at(monster.x, monster.y);
@@ -252,8 +258,12 @@ function grid(ctx) {
     h("span", { class: "key key-exit" }, "exit token"), h("span", { class: "key key-action" }, "⚙ mechanism · ⌕ search"),
     h("span", { class: "key key-unexplored" }, "unexplored side"),
     h("span", { class: "key key-side" }, "+ explore or connect a tile here"));
+  // on a narrow screen the grid keeps its spaces 40 px wide and scrolls sideways in its frame
+  const least = Math.round(geo.width * LEAST_ZOOM);
   return h("div", { class: "machina-map" },
-    h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px` }, svg, buttons),
+    h("div", { class: "grid-scroll", tabindex: 0, role: "region", "aria-label": "The play area (it scrolls sideways on a narrow screen)", dataset: { scrolls: "" } },
+      h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px; --least-width: ${least}px` }, svg, buttons)),
+    tileList(view),
     legend);
 }
 
