@@ -173,7 +173,7 @@ def _seen_text(pack: ContentPack, state: EilaState) -> str:
     return " ".join(pack.card(n, state.mode).text for n in met if n).lower()
 
 
-def _answer_score(pack: ContentPack, state: EilaState, quiz: str, choice: str) -> float:
+def answer_score(pack: ContentPack, state: EilaState, quiz: str, choice: str) -> float:
     text = dict(pack.quizzes[quiz].choices)[choice].lower()
     for article in ("a ", "an ", "the ", "on "):
         text = text.removeprefix(article)
@@ -310,7 +310,7 @@ def _score(pack: ContentPack, state: EilaState, action: object) -> float:
         case Use(card=card):
             return _use_score(pack, state, card)
         case Answer(quiz=quiz, choice=choice):
-            return _answer_score(pack, state, quiz, choice)
+            return answer_score(pack, state, quiz, choice)
         case Step():
             return _step_score(pack, state, action)
         case StopMoving():

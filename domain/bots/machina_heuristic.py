@@ -8,6 +8,7 @@ objective's spaces; pure, no chance.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from domain.core.game import Game, LegalAction
@@ -130,21 +131,35 @@ def _score(state: MachinaState, who: Explorer, action: object, steps: dict[Point
     return -10.0
 
 
+def best_move(
+    state: MachinaState, moves: Sequence[tuple[str, LegalAction]]
+) -> tuple[str, LegalAction]:
+    """The best scored of ``moves`` (the first among equals); in the placing phase, the first."""
+    if state.phase == "placing":  # any place will do: the first one offered
+        return moves[0]
+    best: tuple[float, str, LegalAction] | None = None
+    distances: dict[str, dict[Point, int]] = {}
+    for seat, legal in moves:
+        who = explorer(state, seat)
+        if seat not in distances:
+            distances[seat] = _distances(state, _goals(state, who))
+        score = _score(state, who, legal.action, distances[seat])
+        if best is None or score > best[0]:
+            best = (score, seat, legal)
+    if best is None:
+        raise RuntimeError("No seat can act, yet the campaign is still running.")
+    return best[1], best[2]
+
+
 class MachinaHeuristic:
     """The :class:`~domain.bots.Bot` that plays every Machina seat."""
 
     def choose(self, game: Game, state: Any) -> tuple[str, LegalAction]:
-        seats = game.to_act(state)
-        if state.phase == "placing":  # any place will do: the first one offered
-            return seats[0], game.legal_actions(state, seats[0])[0]
-        best: tuple[float, str, LegalAction] | None = None
-        for seat in seats:
-            who = explorer(state, seat)
-            steps = _distances(state, _goals(state, who))
-            for legal in game.legal_actions(state, seat):
-                score = _score(state, who, legal.action, steps)
-                if best is None or score > best[0]:
-                    best = (score, seat, legal)
-        if best is None:
+        moves = [
+            (seat, legal)
+            for seat in game.to_act(state)
+            for legal in game.legal_actions(state, seat)
+        ]
+        if not moves:
             raise RuntimeError("No seat can act, yet the campaign is still running.")
-        return best[1], best[2]
+        return best_move(state, moves)

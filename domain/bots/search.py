@@ -1,0 +1,206 @@
+"""Information-set Monte Carlo tree search over the :class:`~domain.core.game.Game` contract.
+
+Every iteration samples a world the deciding seat could be in (the game's sampler, from the bot's
+own generator), then walks one tree shared by all worlds: a node is a sequence of moves from now,
+whatever the dice did in between, so its statistics gather over everything the seat cannot tell
+apart. A move is offered in a world only when it is legal there; a child is scored by the times it
+was offered (its availability) rather than by its parent's visits. Below the tree a playout
+follows the game's rollout policy (its heuristic bot) for a number of moves, and the game's value
+of the state it reaches (1 won, 0 lost, in between for a state still running) is counted on the
+way back.
+
+The games are played by one seat or by seats that win or lose together, so every node maximises
+the same value. Work is counted in iterations, never in time: the same bot seed and the same
+observation give the same choice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from domain.core.game import Game, LegalAction
+from domain.core.rng import Chance
+
+Move = tuple[str, LegalAction]
+
+
+class Level(msgspec.Struct, frozen=True):
+    """How hard the bot thinks: iterations per decision, moves played out below the tree, and how
+    much the rollout policy's move is preferred while little is known."""
+
+    iterations: int
+    playout: int
+    prior: float = 1.0
+    exploration: float = 0.7
+
+
+@dataclass
+class Knowledge:
+    """What the search knows of one game, none of it hidden from the seat."""
+
+    sample: Callable[[Any, str | None, Chance], Any]
+    rollout: Callable[[Game, Any, Sequence[Move], Chance], Move]
+    """The move the game's heuristic plays among ``moves`` in a (sampled) state."""
+    value: Callable[[Game, Any], float]
+    """1 for a win, 0 for a loss, and an estimate in between for a state still running."""
+    over: Callable[[Game, Any], bool]
+    """Whether the search stops here (the campaign ended, or the chapter attempt did)."""
+    moves: Callable[[Game, Any, Sequence[Move]], list[Move]] = field(
+        default=lambda game, state, moves: list(moves)
+    )
+    """The moves worth searching among the legal ones (a game may leave a choice whose outcome
+    depends on a secret of its content to the rollout policy)."""
+
+
+@dataclass
+class Node:
+    visits: int = 0
+    total: float = 0.0
+    offered: int = 0
+    children: dict[tuple[str, str], Node] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Choice(msgspec.Struct, frozen=True):
+    """What a search decided, with the figures a hint puts into words."""
+
+    seat: str
+    action: LegalAction
+    visits: int
+    win_rate: float
+    runner_up: LegalAction | None
+    runner_up_rate: float
+    iterations: int
+
+
+def legal_moves(game: Game, state: Any, seats: Sequence[str] | None = None) -> list[Move]:
+    acting = game.to_act(state) if seats is None else seats
+    return [(seat, legal) for seat in acting for legal in game.legal_actions(state, seat)]
+
+
+def after(game: Game, state: Any, move: Move) -> Any:
+    seat, legal = move
+    steps = game.play(state, seat, legal.action)
+    return steps[-1][1] if steps else state
+
+
+def search(
+    game: Game,
+    knowledge: Knowledge,
+    observation: Any,
+    seats: Sequence[str],
+    level: Level,
+    chance: Chance,
+) -> Choice:
+    """The move for one of ``seats`` after ``level.iterations`` sampled worlds.
+
+    ``observation`` may be the full state: the first thing each iteration does is replace what
+    the seats cannot see by a sample.
+    """
+    root = Node()
+    observer = seats[0]
+    first = knowledge.moves(game, observation, legal_moves(game, observation, seats))
+    if not first:
+        raise RuntimeError("No seat can act, yet the campaign is still running.")
+    favourite = _key(
+        knowledge.rollout(game, knowledge.sample(observation, observer, chance), first, chance)
+    )
+    if len(first) == 1:
+        return _choice(root, first, favourite, 0)
+    for _ in range(level.iterations):
+        world = knowledge.sample(observation, observer, chance)
+        _iterate(game, knowledge, root, world, seats, level, chance)
+    return _choice(root, first, favourite, level.iterations)
+
+
+def _key(move: Move) -> tuple[str, str]:
+    return move[0], move[1].id
+
+
+def _iterate(
+    game: Game,
+    knowledge: Knowledge,
+    root: Node,
+    world: Any,
+    seats: Sequence[str],
+    level: Level,
+    chance: Chance,
+) -> None:
+    node = root
+    path = [root]
+    expanded = False
+    while not expanded and not knowledge.over(game, world):
+        acting = seats if node is root else None
+        moves = knowledge.moves(game, world, legal_moves(game, world, acting))
+        if not moves:
+            break
+        favourite = _key(knowledge.rollout(game, world, moves, chance))
+        best: tuple[float, Move, Node] | None = None
+        log_offered = 0.0
+        for move in moves:
+            key = _key(move)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node()
+            child.offered += 1
+        for move in moves:
+            child = node.children[_key(move)]
+            bonus = level.prior if _key(move) == favourite else 0.0
+            if child.visits == 0:
+                score = 1e9 + bonus  # expand untried moves first, the favourite before others
+            else:
+                log_offered = math.log(child.offered)
+                score = (
+                    child.mean
+                    + level.exploration * math.sqrt(log_offered / child.visits)
+                    + bonus / (child.visits + 1)
+                )
+            if best is None or score > best[0]:
+                best = (score, move, child)
+        assert best is not None
+        _, move, child = best
+        expanded = child.visits == 0
+        world = after(game, world, move)
+        node = child
+        path.append(node)
+    for _ in range(level.playout):
+        if knowledge.over(game, world):
+            break
+        moves = knowledge.moves(game, world, legal_moves(game, world))
+        if not moves:
+            break
+        world = after(game, world, knowledge.rollout(game, world, moves, chance))
+    value = knowledge.value(game, world)
+    for visited in path:
+        visited.visits += 1
+        visited.total += value
+
+
+def _choice(root: Node, first: list[Move], favourite: tuple[str, str], iterations: int) -> Choice:
+    """The most visited first move (the rollout policy's among equals, then the first offered)."""
+
+    def rank(move: Move) -> tuple[int, float, bool]:
+        child = root.children.get(_key(move), Node())
+        return child.visits, child.mean, _key(move) == favourite
+
+    ordered = sorted(first, key=rank, reverse=True)
+    best, second = ordered[0], (ordered[1] if len(ordered) > 1 else None)
+    chosen = root.children.get(_key(best), Node())
+    other = root.children.get(_key(second), Node()) if second is not None else Node()
+    return Choice(
+        seat=best[0],
+        action=best[1],
+        visits=chosen.visits,
+        win_rate=chosen.mean,
+        runner_up=second[1] if second is not None else None,
+        runner_up_rate=other.mean,
+        iterations=iterations,
+    )

@@ -1,0 +1,65 @@
+"""The search bot: information-set Monte Carlo tree search (:mod:`domain.bots.search`) with the
+game's heuristic as its rollout policy, at a level that trades time for strength.
+
+Its chance is its own: every decision draws from a generator keyed by the bot's seed and the
+number of decisions it has made, never from the campaign's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.bots.knowledge import knowledge_of
+from domain.bots.search import Choice, Level, search
+from domain.core.errors import InvalidOptions
+from domain.core.game import Game, LegalAction
+from domain.core.rng import Chance, Rng
+
+LEVELS = {
+    1: Level(iterations=12, playout=20),
+    2: Level(iterations=40, playout=30),
+    3: Level(iterations=160, playout=60),
+}
+"""Iterations per decision and moves played out below the tree; level 2, the default, decides
+within 200 ms of one core (see docs/bots.md for the figures)."""
+DEFAULT_LEVEL = 2
+
+
+def level_of(level: int | None) -> Level:
+    found = LEVELS.get(DEFAULT_LEVEL if level is None else level)
+    if found is None:
+        raise InvalidOptions(f"The search bot plays at level {', '.join(map(str, LEVELS))}.")
+    return found
+
+
+def think(
+    game: Game, observation: Any, seats: tuple[str, ...], *, level: int | None, chance: Chance
+) -> Choice:
+    """The search bot's choice for one of ``seats``, from what they may see of ``observation``."""
+    return search(game, knowledge_of(game), observation, seats, level_of(level), chance)
+
+
+class SearchBot:
+    """A :class:`~domain.bots.Bot` and a :class:`~domain.bots.Policy`."""
+
+    def __init__(self, game: Game, seed: int, level: int | None = None) -> None:
+        self._level = level
+        level_of(level)  # an unknown level is refused at once
+        knowledge_of(game)
+        self._seed = seed
+        self._decisions = 0
+
+    def _chance(self) -> Chance:
+        self._decisions += 1
+        return Chance(Rng(self._seed, 0, f"search/{self._decisions}"))
+
+    def choose(self, game: Game, state: Any) -> tuple[str, LegalAction]:
+        seats = game.to_act(state)
+        if not seats:
+            raise RuntimeError("No seat can act, yet the campaign is still running.")
+        chosen = think(game, state, seats, level=self._level, chance=self._chance())
+        return chosen.seat, chosen.action
+
+    def decide(self, game: Game, observation: Any, seat: str) -> LegalAction:
+        chosen = think(game, observation, (seat,), level=self._level, chance=self._chance())
+        return chosen.action
