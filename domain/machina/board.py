@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from math import isqrt
 
 import msgspec
 
@@ -268,7 +269,7 @@ class Board:
 
     def halves(self) -> int:
         """The playing area's size in half map tiles (a chapter tile counts as one half)."""
-        return sum(2 if t.kind == "map" else 1 for t in self.tiles)
+        return halves(self.tiles)
 
     def chapter_group(self, order: int) -> frozenset[int]:
         """The chapter tiles connected to this chapter tile, itself included."""
@@ -329,29 +330,123 @@ class Board:
         return found
 
     def scroll(
-        self, anchor: int, adding: int, keep: frozenset[int], limit: int
+        self, anchor: int, adding: Placed, keep: frozenset[int], limit: int
     ) -> tuple[int, ...] | None:
-        """The tiles to scroll away before ``adding`` half map tiles join next to ``anchor``,
-        farthest from it first (ties: placed earliest); None when the area cannot make room.
-        Kept tiles (explorers, the objective's spaces and monsters) and the anchor stay, and
-        what stays must hold together."""
-        total = self.halves() + adding
+        """The tiles to scroll away before ``adding`` joins next to ``anchor`` so that the area
+        stays within ``limit`` half map tiles in size and shape (:func:`within_area`); None when
+        it cannot. One tile leaves at a time: the farthest from the anchor (counted in tiles;
+        ties: placed earliest) whose leaving brings the area within bounds, or, when no single
+        tile's does, the farthest. Kept tiles (explorers, the objective's spaces and monsters, a
+        tile the next chapter tile connects to) and the anchor stay, and what stays must hold
+        together."""
         remaining = frozenset(self.by_order)
         removed: list[int] = []
-        while total > limit:
+
+        def fits(orders: frozenset[int]) -> bool:
+            return within_area((*(self.by_order[o] for o in sorted(orders)), adding), limit)
+
+        while not fits(remaining):
             far = self.hops(anchor, remaining)
-            candidates = [
-                order
-                for order in remaining
-                if order != anchor and order not in keep and self.connected(remaining - {order})
-            ]
+            candidates = sorted(
+                (
+                    order
+                    for order in remaining
+                    if order != anchor and order not in keep and self.connected(remaining - {order})
+                ),
+                key=lambda o: (-far.get(o, 1 << 30), o),
+            )
             if not candidates:
                 return None
-            pick = max(candidates, key=lambda o: (far.get(o, 1 << 30), -o))
+            pick = next((o for o in candidates if fits(remaining - {o})), candidates[0])
             remaining -= {pick}
             removed.append(pick)
-            total -= 2 if self.by_order[pick].kind == "map" else 1
         return tuple(removed)
+
+
+def halves(tiles: Iterable[Placed]) -> int:
+    """Size in half map tiles: a map tile is 2, a chapter tile 1."""
+    return sum(2 if t.kind == "map" else 1 for t in tiles)
+
+
+def _cells(placed: Placed) -> tuple[int, int]:
+    """A tile's width and height in half map tiles: a map tile 2 by 2; a chapter tile half a map
+    tile along the way its direction symbol points (the way it connects), a whole one across."""
+    if placed.kind == "map":
+        return 2, 2
+    along_x = shape(placed.tile, placed.turns).symbol_side in ("e", "w", "")
+    return (1, 2) if along_x else (2, 1)
+
+
+def _box(placed: Placed) -> tuple[int, int, int, int]:
+    found = shape(placed.tile, placed.turns)
+    return placed.x, placed.y, placed.x + found.width, placed.y + found.height
+
+
+def _across(offset: int) -> int:
+    """A shift in spaces across the way two tiles touch, to the nearest whole map tile, in
+    halves (tiles of 3 to 5 spaces touch slightly out of line; a map tile is 4)."""
+    size = CONTENT.ruleset.map_tile_size
+    return 2 * ((offset + size // 2) // size)
+
+
+def layout(tiles: tuple[Placed, ...]) -> dict[int, tuple[int, int]]:
+    """Each tile's place in a grid of half map tiles: the earliest placed at 0,0, then each tile
+    next to a tile already laid out that it touches side to side (both in placing order)."""
+    ordered = sorted(tiles, key=lambda t: t.order)
+    found: dict[int, tuple[int, int]] = {}
+    for root in ordered:
+        if root.order in found:
+            continue
+        found[root.order] = (0, 0)
+        grown = True
+        while grown:
+            grown = False
+            for a in ordered:
+                if a.order not in found:
+                    continue
+                ax, ay = found[a.order]
+                aw, ah = _cells(a)
+                a0, a1, a2, a3 = _box(a)
+                for b in ordered:
+                    if b.order in found:
+                        continue
+                    bw, bh = _cells(b)
+                    b0, b1, b2, b3 = _box(b)
+                    beside = b1 < a3 and a1 < b3
+                    above_below = b0 < a2 and a0 < b2
+                    if beside and b0 == a2:
+                        found[b.order] = (ax + aw, ay + _across(b1 - a1))
+                    elif beside and b2 == a0:
+                        found[b.order] = (ax - bw, ay + _across(b1 - a1))
+                    elif above_below and b1 == a3:
+                        found[b.order] = (ax + _across(b0 - a0), ay + ah)
+                    elif above_below and b3 == a1:
+                        found[b.order] = (ax + _across(b0 - a0), ay - bh)
+                    else:
+                        continue
+                    grown = True
+    return found
+
+
+def extent(tiles: tuple[Placed, ...]) -> tuple[int, int]:
+    """The area's width and height in half map tiles (:func:`layout`)."""
+    if not tiles:
+        return 0, 0
+    places = layout(tiles)
+    xs = [places[t.order][0] for t in tiles]
+    ys = [places[t.order][1] for t in tiles]
+    right = max(places[t.order][0] + _cells(t)[0] for t in tiles)
+    bottom = max(places[t.order][1] + _cells(t)[1] for t in tiles)
+    return right - min(xs), bottom - min(ys)
+
+
+def within_area(tiles: tuple[Placed, ...], limit: int) -> bool:
+    """Whether ``tiles`` fit the largest play area, ``limit`` half map tiles laid as a square
+    (8 halves: 2x2 map tiles): no more than ``limit`` in size, and no wider or taller than the
+    square's side, so that three map tiles in a row never stand."""
+    side = 2 * isqrt(limit // 2)
+    width, height = extent(tiles)
+    return halves(tiles) <= limit and width <= side and height <= side
 
 
 @lru_cache(maxsize=2048)

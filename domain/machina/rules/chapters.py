@@ -8,7 +8,15 @@ tile in play, a circle against the matching circle of a chapter tile in play.
 
 from __future__ import annotations
 
-from domain.machina.board import OPPOSITE, SIDES, attach_origin, footprint, shape, turned
+from domain.machina.board import (
+    OPPOSITE,
+    SIDES,
+    Placed,
+    attach_origin,
+    footprint,
+    shape,
+    turned,
+)
 from domain.machina.content import (
     ChapterCard,
     PlaceMonster,
@@ -51,7 +59,8 @@ from domain.machina.state import (
 
 def kept_tiles(state: MachinaState) -> frozenset[int]:
     """Tiles the playing area never scrolls away: those with an explorer or a unique monster on
-    them, and the one with the action space the current objective needs."""
+    them, the one with the action space the current objective needs, and those bearing the
+    circle the current chapter's tile connects to when it is flipped (RULES_NOTES.md)."""
     found = board(state)
     keep = {found.spaces[e.point].tile for e in on_map(state) if e.point in found.spaces}
     for unit in state.monsters:
@@ -61,7 +70,24 @@ def kept_tiles(state: MachinaState) -> frozenset[int]:
     space = found.labelled(label) if label else None
     if space is not None:
         keep.add(space.tile)
+    keep |= _awaited(state)
     return frozenset(keep)
+
+
+def _awaited(state: MachinaState) -> set[int]:
+    """The chapter tiles in play with the circle that the current chapter's back tile connects
+    to: the chapter is the one flipped next, so its tile must find that circle still there."""
+    if not state.chapter or state.endgame:
+        return set()
+    coming = CONTENT.chapter_tiles.get(current_chapter(state).back_tile)
+    if coming is None or coming.symbol != "circle":
+        return set()
+    return {
+        placed.order
+        for placed in state.tiles
+        if placed.kind == "chapter"
+        and any(c.name == coming.symbol_name for c in shape(placed.tile, placed.turns).circles)
+    }
 
 
 def scroll_away(out: Emitter, orders: tuple[int, ...]) -> None:
@@ -156,7 +182,8 @@ def placement_options(state: MachinaState, tile: str) -> tuple[Placement, ...]:
             x, y = attach_origin(anchor, side, tile, turns)
             if not found.fits(footprint(tile, turns, x, y)):
                 continue
-            scroll = found.scroll(anchor.order, 1, keep, CONTENT.ruleset.area_halves)
+            joining = Placed(tile, "chapter", x, y, turns, state.placed)
+            scroll = found.scroll(anchor.order, joining, keep, CONTENT.ruleset.area_halves)
             if scroll is not None:
                 options.append(Placement(anchor.order, side, x, y, turns, scroll))
     return tuple(options)

@@ -23,7 +23,7 @@ from domain.machina.actions import (
     PlaceTile,
     UseItem,
 )
-from domain.machina.board import SIDES, STEP, attach_origin, distance, neighbours
+from domain.machina.board import SIDES, STEP, Placed, attach_origin, distance, neighbours
 from domain.machina.content_load import CONTENT
 from domain.machina.events import (
     Attacked,
@@ -88,10 +88,12 @@ def _explore_plan(state: MachinaState, who: Explorer, side: str) -> tuple[int, .
     if who.point not in found.edge(here.order, side):
         return None
     size = CONTENT.ruleset.map_tile_size
-    x, y = attach_origin(here, side, state.map_deck[0], 0)
+    top = state.map_deck[0]
+    x, y = attach_origin(here, side, top, 0)
     if not found.fits((x + dx, y + dy) for dy in range(size) for dx in range(size)):
         return None
-    return found.scroll(here.order, 2, kept_tiles(state), CONTENT.ruleset.area_halves)
+    joining = Placed(top, "map", x, y, 0, state.placed)
+    return found.scroll(here.order, joining, kept_tiles(state), CONTENT.ruleset.area_halves)
 
 
 def _exit_here(state: MachinaState, who: Explorer) -> bool:

@@ -18,12 +18,14 @@ from domain.machina.events import (
     MapTilesReturned,
     PlacementOffered,
     TilePlaced,
+    TileScrolled,
 )
 from domain.machina.rules.chapters import placement_options
 from domain.machina.state import MachinaState
 from tests.domain.machina.helpers import (
     DUO,
     SOLO,
+    actions,
     at,
     fresh,
     in_chapter,
@@ -160,3 +162,31 @@ def test_a_tile_that_can_connect_nowhere_is_placed_on_its_own() -> None:
     assert [t.tile for t in after.tiles] == ["gear-bridge"]
     ada = after.explorers[0]
     assert (ada.x, ada.y) == _entry(after, after.tiles[0].order)
+
+
+def test_the_tile_whose_circle_the_next_chapter_tile_needs_never_scrolls_away() -> None:
+    """ "Connect it to the matching chapter tile direction symbol of a chapter tile already in
+    play": while the Orrery is the chapter, the Gear Bridge comes next and needs the Orrery
+    Hall's circle, so the hall stays even after the Warden leaves it, and the bridge connects
+    there when the Warden falls (the area is not cleared)."""
+    tiles = (
+        tile("gatehouse", -4, 0),
+        tile("orrery-hall", 0, 0, order=1),
+        tile("boiler-yard", -4, 4, order=2),
+    )
+    state = at(with_tiles(fresh(SOLO), *tiles), "ada", -3, 7)  # the Boiler Yard's south edge
+    # In another chapter the hall is one more tile: a third map tile below scrolls it away.
+    _, events = play(in_chapter(state, "clock"), "ada", Explore("s"))
+    assert [e.tile for e in of_type(events, TileScrolled)] == ["orrery-hall", "gatehouse"]
+    orrery = with_monster(in_chapter(state, "orrery"), "brass-warden", -3, 6, health=1)
+    assert Explore("s") not in actions(orrery)
+    for seed in range(100):
+        after, events = play(seeded(orrery, seed), "ada", Attack("spanner", 1))
+        if of_type(events, TilePlaced):
+            break
+    else:
+        raise AssertionError("no seed in 100 lets the spanner hit")
+    assert not of_type(events, MapTilesReturned)
+    placed = of_type(events, TilePlaced)[0]
+    assert (placed.tile, placed.x, placed.y) == ("gear-bridge", 5, 0)
+    assert after.chapter == "bridge"
