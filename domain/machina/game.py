@@ -20,7 +20,7 @@ from domain.machina.state import Explorer, MachinaState
 from domain.machina.turn import CHAPTER_NAMES, SEAT_NAMES
 from domain.machina.view import MachinaView, view
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 """Bump (with a line in RULES_NOTES.md) when the rules code changes what a stream means."""
 OWN_EVENTS = get_args(MachinaEvent)
 

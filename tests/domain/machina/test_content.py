@@ -20,7 +20,7 @@ def test_the_shipped_content_loads_without_a_problem() -> None:
 
 def test_the_ruleset_names_the_rules_and_the_content_version() -> None:
     assert content_version(CONTENT_DIR) == 1
-    assert GAME.info.ruleset == "machina/1+content.1"
+    assert GAME.info.ruleset == "machina/2+content.1"
 
 
 def test_to_eternity_has_five_to_eight_chapters_then_an_endgame() -> None:
