@@ -54,6 +54,9 @@ class Simulation:
     seed: int
     players: int = 1
     bot: str = "random"
+    """A bot's name; ``search:N`` names the search bot at level N."""
+    level: int | None = None
+    """The search bot's level (None: its default)."""
     options: Options = field(default_factory=dict)
     whole_campaigns: bool = False
     """In a game played in chapters, play whole campaigns instead of one attempt at a chapter."""
@@ -63,6 +66,14 @@ class Simulation:
         if not layouts:
             raise InvalidOptions(f"{game.info.title} is not played by {self.players} players.")
         return layouts[0]
+
+    def bot_and_level(self) -> tuple[str, int | None]:
+        name, _, level = self.bot.partition(":")
+        if not level:
+            return name, self.level
+        if not level.isdigit():
+            raise InvalidOptions(f"A bot's level is a number, not {level!r}.")
+        return name, int(level)
 
 
 def _result(sim: Simulation, game: Game, state: Any) -> Outcome:
@@ -78,7 +89,8 @@ async def run(
 ) -> Report:
     game = get_game(sim.game)
     seats = sim.seats(game)
-    make_bot(sim.bot, game, 0)  # an unknown bot is refused before any game is played
+    bot_name, level = sim.bot_and_level()
+    make_bot(bot_name, game, 0, level)  # an unknown bot is refused before any game is played
     service = CampaignService(MemoryStore(), fresh=Counted(f"sim{sim.seed}", sim.seed), clock=_zero)
     encoder = msgspec.json.Encoder()
     wins = losses = events = attempts_won = attempts_lost = 0
@@ -88,7 +100,7 @@ async def run(
         created = await service.create(
             sim.game, seed=word(sim.seed, n), options=sim.options, seats=seats
         )
-        bot = make_bot(sim.bot, game, word(sim.seed, sim.games + n))
+        bot = make_bot(bot_name, game, word(sim.seed, sim.games + n), level)
         head = await service.head(created.id)
         result = _result(sim, game, head.state)
         steps = 0

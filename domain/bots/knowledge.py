@@ -21,6 +21,8 @@ from domain.eila.game import EilaGame
 from domain.eila.rules.storage import goal_side, have
 from domain.eila.sampling import sample as eila_sample
 from domain.eila.state import EilaState
+from domain.gil_ennis.actions import EndClimb, Place
+from domain.gil_ennis.content import CONTENT as GIL_ENNIS_CONTENT
 from domain.gil_ennis.sampling import sample as gil_ennis_sample
 from domain.gil_ennis.state import GilEnnisState
 from domain.machina.content_load import CONTENT as MACHINA
@@ -36,19 +38,30 @@ def _result(game: Game, state: Any) -> float:
     return 1.0 if state.result == "won" else 0.0
 
 
-# The Epic of Gil & Ennis: a journey is short, so playouts run to its end at random.
+# The Epic of Gil & Ennis: a journey is short, so playouts run to its end, at random except
+# that nobody gives up the climb while a die may still be placed or changed. A journey lost is
+# worth a little for each Humbaba die matched, or each day walked, so that near misses count.
 
 
-def _uniform(game: Game, state: Any, moves: Sequence[Move], chance: Chance) -> Move:
-    return moves[chance.below(len(moves))]
+def _gil_ennis_rollout(game: Game, state: Any, moves: Sequence[Move], chance: Chance) -> Move:
+    going_on = [m for m in moves if not isinstance(m[1].action, EndClimb)]
+    placing = [m for m in going_on if isinstance(m[1].action, Place)]
+    pool = placing or going_on or list(moves)
+    return pool[chance.below(len(pool))]
 
 
 def _gil_ennis_value(game: Game, state: GilEnnisState) -> float:
-    return _result(game, state) if state.result != "running" else 0.0
+    if state.result == "won":
+        return 1.0
+    if state.challenge:
+        return 0.1 + 0.3 * sum(1 for p in state.placed if p) / len(state.challenge)
+    return 0.1 * min(state.day, _JOURNEY) / _JOURNEY
 
+
+_JOURNEY = len(GIL_ENNIS_CONTENT.map.trail) + 2
 
 GIL_ENNIS = Knowledge(
-    sample=gil_ennis_sample, rollout=_uniform, value=_gil_ennis_value, over=_ended
+    sample=gil_ennis_sample, rollout=_gil_ennis_rollout, value=_gil_ennis_value, over=_ended
 )
 
 

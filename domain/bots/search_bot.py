@@ -15,20 +15,35 @@ from domain.core.errors import InvalidOptions
 from domain.core.game import Game, LegalAction
 from domain.core.rng import Chance, Rng
 
-LEVELS = {
-    1: Level(iterations=12, playout=20),
-    2: Level(iterations=40, playout=30),
-    3: Level(iterations=160, playout=60),
+LEVELS: dict[str, dict[int, Level]] = {
+    # A journey is short: its playouts run to the end.
+    "gil-ennis": {
+        1: Level(iterations=12, playout=200),
+        2: Level(iterations=40, playout=200),
+        3: Level(iterations=200, playout=200),
+    },
+    "eila": {
+        1: Level(iterations=12, playout=20),
+        2: Level(iterations=40, playout=30),
+        3: Level(iterations=160, playout=60),
+    },
+    # The heuristic's moves cost more to find (a walk over the board per explorer).
+    "machina": {
+        1: Level(iterations=10, playout=10),
+        2: Level(iterations=28, playout=16),
+        3: Level(iterations=120, playout=40),
+    },
 }
-"""Iterations per decision and moves played out below the tree; level 2, the default, decides
-within 200 ms of one core (see docs/bots.md for the figures)."""
+"""Per game: iterations per decision and moves played out below the tree. Level 2, the default,
+decides within 200 ms of one core (docs/bots.md has the figures)."""
 DEFAULT_LEVEL = 2
 
 
-def level_of(level: int | None) -> Level:
-    found = LEVELS.get(DEFAULT_LEVEL if level is None else level)
+def level_of(game: Game, level: int | None) -> Level:
+    levels = LEVELS.get(game.info.name, LEVELS["eila"])
+    found = levels.get(DEFAULT_LEVEL if level is None else level)
     if found is None:
-        raise InvalidOptions(f"The search bot plays at level {', '.join(map(str, LEVELS))}.")
+        raise InvalidOptions(f"The search bot plays at level {', '.join(map(str, levels))}.")
     return found
 
 
@@ -36,7 +51,7 @@ def think(
     game: Game, observation: Any, seats: tuple[str, ...], *, level: int | None, chance: Chance
 ) -> Choice:
     """The search bot's choice for one of ``seats``, from what they may see of ``observation``."""
-    return search(game, knowledge_of(game), observation, seats, level_of(level), chance)
+    return search(game, knowledge_of(game), observation, seats, level_of(game, level), chance)
 
 
 class SearchBot:
@@ -44,7 +59,7 @@ class SearchBot:
 
     def __init__(self, game: Game, seed: int, level: int | None = None) -> None:
         self._level = level
-        level_of(level)  # an unknown level is refused at once
+        level_of(game, level)  # an unknown level is refused at once
         knowledge_of(game)
         self._seed = seed
         self._decisions = 0
