@@ -109,7 +109,13 @@ SCENARIOS = (
         bot="heuristic",
     ),
     Scenario(
-        "machina", "trio-random", seed=909, bot_seed=9, seats=("ada", "bram", "cyra"), options={}
+        "machina",
+        "trio-random",
+        seed=909,
+        bot_seed=9,
+        seats=("ada", "bram", "cyra"),
+        options={},
+        max_actions=1_000,
     ),
 )
 
