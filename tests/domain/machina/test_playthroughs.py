@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from domain.core.engine import evolve, states
 from domain.core.hashing import state_hash
 from domain.machina import GAME
+from domain.machina.board import within_area
 from domain.machina.content_load import CONTENT
 from tests.domain.machina.helpers import created
 
@@ -46,6 +47,8 @@ def test_random_legal_playthroughs_end_and_replay_exactly(
             state = after
             stream.append((len(stream) + 1, event))
             hashes.append(state_hash(state))
+        # The play area never passes 2x2 map tiles, in size or in shape.
+        assert within_area(state.tiles, CONTENT.ruleset.area_halves)
         taken += 1
         assert taken < ACTION_BOUND
     assert GAME.to_act(state) == ()
