@@ -1,0 +1,133 @@
+"""The search bot decides from what its seat may see, the same way for the same seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.bots import make_bot, make_policy
+from domain.bots.search_bot import SearchBot
+from domain.core.errors import InvalidOptions
+from domain.core.game import Game
+from domain.core.rng import Rng
+from domain.eila.game import GAME as EILA
+from domain.eila.state import EilaState
+from domain.gil_ennis.actions import EndClimb
+from domain.gil_ennis.content import CONTENT
+from domain.gil_ennis.game import GilEnnisGame
+from domain.machina.game import MachinaGame
+from tests.domain.bots.worlds import fresh, played
+from tests.domain.gil_ennis.helpers import build, card
+
+GIL_ENNIS = GilEnnisGame()
+MACHINA = MachinaGame()
+TABLES: list[tuple[Game, tuple[str, ...], dict[str, Any]]] = [
+    (GIL_ENNIS, ("player",), {}),
+    (GIL_ENNIS, ("gil", "ennis"), {}),
+    (MACHINA, ("ada",), {}),
+    (MACHINA, ("ada", "bram", "cyra"), {}),
+    (EILA, ("player",), {"chapter": 2}),
+    (EILA, ("player",), {"chapter": 3, "mode": "advanced"}),
+]
+
+
+def _secrets_swapped(state: Any, key: int, cut: int) -> Any:
+    """The same table with other secrets: every face-down pile cut at ``cut`` and another key
+    for the campaign's generator."""
+
+    def cut_at(cards: tuple[str, ...]) -> tuple[str, ...]:
+        at = cut % len(cards) if cards else 0
+        return (*cards[at:], *cards[:at])
+
+    changes: dict[str, Any] = {"rng": Rng(key, state.rng.draws, "elsewhere")}
+    for name in ("deck", "map_deck", "monster_deck", "horror_deck", "item_deck", "future", "past"):
+        if name in state.__struct_fields__:
+            changes[name] = cut_at(getattr(state, name))
+    if isinstance(state, EilaState):
+        top, bottom = state.known_on_top, len(state.upcoming) - state.known_at_bottom
+        middle = cut_at(state.upcoming[top:bottom])
+        changes["upcoming"] = (*state.upcoming[:top], *middle, *state.upcoming[bottom:])
+    return msgspec.structs.replace(state, **changes)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    table=st.sampled_from(range(len(TABLES))),
+    campaign=st.integers(0, 2**32),
+    moves=st.integers(0, 30),
+    key=st.integers(0, 2**63),
+    cut=st.integers(1, 40),
+    bot_seed=st.integers(0, 2**32),
+)
+def test_what_the_seat_cannot_see_does_not_change_the_choice(
+    table: int, campaign: int, moves: int, key: int, cut: int, bot_seed: int
+) -> None:
+    game, seats, options = TABLES[table]
+    state = played(game, fresh(game, seats, campaign, options), moves, seed=campaign)
+    other = _secrets_swapped(state, key, cut)
+    seat = game.to_act(state)[0]
+    assert game.view(other, seat) == game.view(state, seat)
+    first = make_policy(game, bot_seed, level=1).decide(game, state, seat)
+    second = make_policy(game, bot_seed, level=1).decide(game, other, seat)
+    assert first == second
+    assert first in game.legal_actions(state, seat)
+
+
+def test_the_future_dice_differ_between_the_swapped_tables() -> None:
+    state = fresh(GIL_ENNIS, ("player",), 3)
+    other = _secrets_swapped(state, 99, 2)
+    assert other.rng != state.rng and other.deck != state.deck
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), TABLES)
+def test_the_search_bot_plays_a_legal_move_for_a_seat_that_may_act(
+    game: Game, seats: tuple[str, ...], options: dict[str, Any]
+) -> None:
+    state = played(game, fresh(game, seats, 21, options), 8, seed=4)
+    seat, choice = make_bot("search", game, 5, level=1).choose(game, state)
+    assert seat in game.to_act(state)
+    assert choice in game.legal_actions(state, seat)
+
+
+def test_the_same_seed_gives_the_same_choices_and_others_may_differ() -> None:
+    state = played(GIL_ENNIS, fresh(GIL_ENNIS, ("player",), 40), 6, seed=1)
+    choices = {
+        seed: SearchBot(GIL_ENNIS, seed, 1).decide(GIL_ENNIS, state, "player").id
+        for seed in range(6)
+    }
+    again = {
+        seed: SearchBot(GIL_ENNIS, seed, 1).decide(GIL_ENNIS, state, "player").id
+        for seed in range(6)
+    }
+    assert choices == again
+
+
+def test_on_mount_humbaba_the_bot_climbs_on_rather_than_turn_back() -> None:
+    valley = next(p for p in CONTENT.map.paths if len(p.campsites) == 1).id
+    state = build(
+        ("player",),
+        phase="final_night",
+        day=len(CONTENT.map.route(valley)) + 1,
+        path=valley,
+        challenge=(5, 2),
+        placed=(0, 0),
+        gil=card(5, (3,), 2),
+        ennis=card(6, (1,), 4),
+    )
+    legal = GIL_ENNIS.legal_actions(state, "player")
+    assert any(isinstance(la.action, EndClimb) for la in legal)
+    for seed in range(3):
+        chosen = SearchBot(GIL_ENNIS, seed, 1).decide(GIL_ENNIS, state, "player")
+        assert not isinstance(chosen.action, EndClimb)
+
+
+def test_levels_are_numbered_and_only_the_search_bot_has_them() -> None:
+    with pytest.raises(InvalidOptions, match="level"):
+        make_bot("search", MACHINA, 1, level=9)
+    with pytest.raises(InvalidOptions, match="levels"):
+        make_bot("random", MACHINA, 1, level=2)
+    assert isinstance(make_bot("search", EILA, 1), SearchBot)
