@@ -69,3 +69,23 @@ def test_the_campaign_flag_reaches_the_simulation(capsys: pytest.CaptureFixture[
     assert main([*argv, "--bot", "greedy"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["wins"] == 1 and out["attempts_won"] == 3  # chapters 3 to 5
+
+
+def test_the_search_bot_plays_at_the_level_named_after_its_name() -> None:
+    sim = Simulation(game="gil-ennis", games=1, seed=2, bot="search:1")
+    assert sim.bot_and_level() == ("search", 1)
+    report = asyncio.run(run(sim))
+    assert report.games == 1 and report.wins + report.losses == 1
+
+
+def test_a_level_is_a_number_of_the_search_bot() -> None:
+    from domain.core.errors import InvalidOptions
+
+    with pytest.raises(InvalidOptions, match="number"):
+        Simulation(game="gil-ennis", games=1, seed=2, bot="search:hard").bot_and_level()
+    with pytest.raises(InvalidOptions, match="no levels"):
+        asyncio.run(run(Simulation(game="gil-ennis", games=1, seed=2, bot="random", level=2)))
+    assert Simulation(game="eila", games=1, seed=1, bot="search", level=3).bot_and_level() == (
+        "search",
+        3,
+    )
