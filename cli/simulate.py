@@ -37,6 +37,10 @@ class Report(msgspec.Struct):
     attempts_won: int | None = None
     """In a game played in chapters: chapter attempts won and lost over every campaign."""
     attempts_lost: int | None = None
+    decision_ms_p50: float | None = None
+    """The bot's thinking per decision, in milliseconds of this process's CPU time (so other
+    work on the machine does not count), the median and the 95th percentile."""
+    decision_ms_p95: float | None = None
 
 
 class ExportLine(msgspec.Struct):
@@ -95,6 +99,7 @@ async def run(
     encoder = msgspec.json.Encoder()
     wins = losses = events = attempts_won = attempts_lost = 0
     days: list[int] = []
+    thought: list[float] = []
     started = time.perf_counter()
     for n in range(sim.games):
         created = await service.create(
@@ -108,7 +113,9 @@ async def run(
             steps += 1
             if steps > MAX_ACTIONS:
                 raise RuntimeError(f"Campaign {created.id} did not end in {MAX_ACTIONS} actions.")
+            thinking = time.process_time()
             seat, choice = bot.choose(game, head.state)
+            thought.append(time.process_time() - thinking)
             acted = await service.act(
                 created.id, seat, choice.id, expected_version=head.version, command_id=f"b{steps}"
             )
@@ -141,7 +148,16 @@ async def run(
         avg_days=round(sum(days) / len(days), 2) if days else None,
         attempts_won=attempts_won if game.info.chapters else None,
         attempts_lost=attempts_lost if game.info.chapters else None,
+        decision_ms_p50=_percentile_ms(thought, 0.5),
+        decision_ms_p95=_percentile_ms(thought, 0.95),
     )
+
+
+def _percentile_ms(seconds: list[float], share: float) -> float | None:
+    if not seconds:
+        return None
+    ordered = sorted(seconds)
+    return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
 
 
 def _zero() -> int:

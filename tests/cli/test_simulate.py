@@ -89,3 +89,11 @@ def test_a_level_is_a_number_of_the_search_bot() -> None:
         "search",
         3,
     )
+
+
+def test_the_report_gives_the_bots_thinking_time_per_decision() -> None:
+    report = asyncio.run(run(Simulation(game="gil-ennis", games=2, seed=3, bot="search:1")))
+    assert report.decision_ms_p50 is not None and report.decision_ms_p95 is not None
+    assert 0 < report.decision_ms_p50 <= report.decision_ms_p95
+    empty = asyncio.run(run(Simulation(game="gil-ennis", games=0, seed=3)))
+    assert empty.decision_ms_p95 is None
