@@ -66,18 +66,18 @@ export class Timeline {
       SPEEDS.map((value) => h("option", { value: String(value), selected: value === (this.speed || 5) }, `${value} per second`)));
     this.speed = Number(speed.value);
     this.scrubber = h("input", {
-      type: "range", class: "scrubber", min: 1, max: head, value: this.version, "aria-label": "Version",
+      type: "range", class: "scrubber", min: 1, max: head, value: this.version, "aria-label": "Move",
       oninput: () => { this.pause(); this.go(Number(this.scrubber.value)); },
     });
     this.label = h("span", { class: "position" });
     this.playButton = h("button", { type: "button", class: "play", onclick: () => (this.playing ? this.pause() : this.play()) }, playLabel(false));
     clear(this.node,
       h("div", { class: "timeline-row" },
-        h("button", { type: "button", class: "ghost first", title: "First version", "aria-label": "First version", onclick: () => { this.pause(); this.go(1); } }, endIcon(false)),
-        h("button", { type: "button", class: "ghost step-back", title: "One version back", "aria-label": "One version back", onclick: () => { this.pause(); this.go(this.version - 1); } }, icon("back")),
+        h("button", { type: "button", class: "ghost first", title: "The first move", "aria-label": "The first move", onclick: () => { this.pause(); this.go(1); } }, endIcon(false)),
+        h("button", { type: "button", class: "ghost step-back", title: "One move back", "aria-label": "One move back", onclick: () => { this.pause(); this.go(this.version - 1); } }, icon("back")),
         this.playButton,
-        h("button", { type: "button", class: "ghost step-on", title: "One version on", "aria-label": "One version on", onclick: () => { this.pause(); this.go(this.version + 1); } }, icon("on")),
-        h("button", { type: "button", class: "ghost latest", title: "The latest version", "aria-label": "The latest version", onclick: () => { this.pause(); this.go(this.host.head()); } }, endIcon(true)),
+        h("button", { type: "button", class: "ghost step-on", title: "One move on", "aria-label": "One move on", onclick: () => { this.pause(); this.go(this.version + 1); } }, icon("on")),
+        h("button", { type: "button", class: "ghost latest", title: "The latest move", "aria-label": "The latest move", onclick: () => { this.pause(); this.go(this.host.head()); } }, endIcon(true)),
         h("div", { class: "scrub" }, this.scrubber, this.ticks = h("div", { class: "ticks", "aria-hidden": "true" })),
         this.label, speed),
       h("div", { class: "timeline-row actions-row" },
@@ -137,21 +137,21 @@ export class Timeline {
       const near = this.nearest(version);
       const first = points[0];
       if (first !== undefined && version < first) {
-        parts.push(`Version ${version} comes before version ${first}, the first this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
+        parts.push(`Move ${version} comes before move ${first}, the first this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
       } else {
-        parts.push(`Version ${version} is not a decision point: no seat had a decision to make there (the game was still resolving an action), so it cannot be forked or rewound to.`);
+        parts.push(`Move ${version} is not a decision point: no seat had a decision to make there (the game was still resolving an action), so it cannot be forked or rewound to.`);
       }
       if (near.length) {
-        parts.push(" Nearest: ", near.map((v) => h("button", { type: "button", class: "small ghost goto", dataset: { version: String(v) }, onclick: () => { this.pause(); this.go(v); } }, `version ${v}`)));
+        parts.push(" Nearest: ", near.map((v) => h("button", { type: "button", class: "small ghost goto", dataset: { version: String(v) }, onclick: () => { this.pause(); this.go(v); } }, `move ${v}`)));
       }
     } else if (this.finished) {
       parts.push("The campaign is over and its seed is revealed, so it is not rewound: a fork from here plays on with new luck.");
     } else if (!rewind) {
       if (!this.host.token) parts.push("A decision point. Only a seat may rewind the campaign.");
-      else if (version >= this.host.head()) parts.push("A decision point: the latest version, so there is nothing to rewind.");
+      else if (version >= this.host.head()) parts.push("A decision point: the latest move, so there is nothing to rewind.");
       else parts.push("A decision point, but not one the campaign can be rewound to.");
     } else {
-      parts.push(`A decision point: fork a new campaign from version ${version}, or rewind this one to it.`);
+      parts.push(`A decision point: fork a new campaign from move ${version}, or rewind this one to it.`);
     }
     clear(this.why, parts);
     this.why.classList.toggle("not-point", !point);
@@ -179,7 +179,7 @@ export class Timeline {
           class: [line.version === current ? "current" : line.version > this.version ? "later" : "", points.has(line.version) ? "decision" : ""].join(" ").trim(),
           dataset: { version: String(line.version) },
           onclick: () => { this.pause(); this.go(line.version); },
-        }, h("span", { class: "v" }, `v${line.version}`), h("span", { class: "dp", title: points.has(line.version) ? "A decision point" : "" }, points.has(line.version) ? "◆" : ""), h("span", {}, line.text)))));
+        }, h("span", { class: "v" }, `${line.version}`), h("span", { class: "dp", title: points.has(line.version) ? "A decision point" : "" }, points.has(line.version) ? "◆" : ""), h("span", {}, line.text)))));
     // scroll the list only (scrollIntoView would move the page too)
     const list = this.linesSlot.querySelector(".timeline-lines");
     const shown = list?.querySelector(".current");
@@ -190,7 +190,7 @@ export class Timeline {
     const head = this.host.head();
     this.scrubber.max = head;
     this.scrubber.value = this.version;
-    this.label.textContent = `version ${this.version} of ${head}`;
+    this.label.textContent = `move ${this.version} of ${head}`;
     this.renderLines();
     this.renderTicks();
     this.pointControls();
@@ -255,7 +255,7 @@ export class Timeline {
       const created = await api.fork(this.host.campaign, this.host.token, this.version, this.finished);
       this.host.forked(created, this.version);
     } catch (error) {
-      this.host.notice(`Cannot fork at version ${this.version}: ${error.message}`, "error");
+      this.host.notice(`Cannot fork at move ${this.version}: ${error.message}`, "error");
     }
   }
 
@@ -263,10 +263,10 @@ export class Timeline {
     this.pause();
     try {
       await api.rewind(this.host.campaign, this.host.token, this.version, this.host.head());
-      this.host.notice(`Rewound to version ${this.version}.`, "ok");
+      this.host.notice(`Rewound to move ${this.version}.`, "ok");
       this.host.leave();
     } catch (error) {
-      this.host.notice(`Cannot rewind to version ${this.version}: ${error.message}`, "error");
+      this.host.notice(`Cannot rewind to move ${this.version}: ${error.message}`, "error");
     }
   }
 

@@ -79,7 +79,7 @@ def test_gil_and_ennis_mid_journey_draws_every_part_of_the_table(server: Live, p
     expect(page.locator(".timeline-lines li.decision")).not_to_have_count(0)
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
     expect(page.locator(".timeline .point-note")).to_contain_text(
-        f"Version {earlier} is not a decision point"
+        f"Move {earlier} is not a decision point"
     )
     screenshot(page, "timeline-journey")
 

@@ -352,6 +352,11 @@ def test_the_timeline_fits_open(live: Live, seats: dict[str, Seat], tab: Page) -
     lines = tab.locator("ol.timeline-lines")
     expect(lines.locator("li").first).to_be_visible()
     assert lines.get_attribute("tabindex") == "0", "the scrolling list takes the keyboard's focus"
+    lines.focus()
+    expect(lines).to_be_focused()
+    # play and pause are drawn, not characters a font may lack
+    expect(tab.locator(".timeline button.play svg")).to_have_count(1)
+    expect(tab.locator(".timeline button.play")).to_have_text("Play")
     check_page(tab, "timeline")
 
 

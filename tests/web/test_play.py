@@ -29,7 +29,7 @@ def test_a_co_op_campaign_from_the_lobby_is_played_live_by_both_seats(
     set_name(page, "Ana")
     card = page.locator('form.game-card[data-game="gil-ennis"]')
     expect(card.locator("h3")).to_have_text("The Epic of Gil & Ennis")
-    card.locator('select[name="layout"]').select_option(label="Together (gil and ennis)")
+    card.locator('select[name="layout"]').select_option(index=1)  # gil and ennis
     expect(card.locator('select[data-option="difficulty"]')).to_have_value("")
     card.locator('input[name="seed"]').fill("4")
     card.get_by_role("button", name="New The Epic of Gil & Ennis campaign").click()
@@ -122,8 +122,8 @@ def test_the_lobby_lists_campaigns_with_progress_and_state(server: Live, page: P
     row = page.locator(f'tr[data-campaign="{campaign}"]')
     expect(row).to_contain_text("Eila and Something Shiny")
     expect(row).to_contain_text("Chapter 1")
-    expect(row.locator(".status")).to_have_text("running")
-    row.get_by_role("link", name="Play as player").click()
+    expect(row.locator(".status")).to_have_text("Playing")
+    row.locator('a[data-seat="player"]').click()  # "Play as" the seat's name
     expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "player")
     page.get_by_role("link", name="Lobby").click()
     page.locator(f'tr[data-campaign="{campaign}"]').get_by_role("link", name="Watch").click()

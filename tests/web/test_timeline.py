@@ -68,12 +68,12 @@ def inside_an_action(timeline: dict[str, Any]) -> int:
 
 def open_timeline(page: Page, head: int) -> None:
     page.get_by_role("button", name="Timeline").click()
-    expect(page.locator(".timeline .position")).to_have_text(f"version {head} of {head}")
+    expect(page.locator(".timeline .position")).to_have_text(f"move {head} of {head}")
 
 
 def scrub_to(page: Page, version: int, head: int) -> None:
     page.locator(".timeline .scrubber").fill(str(version))
-    expect(page.locator(".timeline .position")).to_have_text(f"version {version} of {head}")
+    expect(page.locator(".timeline .position")).to_have_text(f"move {version} of {head}")
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(version))
 
 
@@ -124,23 +124,23 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
     note = page.locator(".timeline .point-note")
-    expect(note).to_contain_text(f"Version {inside} is not a decision point")
+    expect(note).to_contain_text(f"Move {inside} is not a decision point")
     below = max(v for v in forks if v < inside)
     above = min(v for v in forks if v > inside)
-    expect(note.locator("button.goto")).to_have_text([f"version {below}", f"version {above}"])
+    expect(note.locator("button.goto")).to_have_text([f"move {below}", f"move {above}"])
     page.locator(".timeline .prev-point").click()
-    expect(page.locator(".timeline .position")).to_have_text(f"version {below} of {head}")
+    expect(page.locator(".timeline .position")).to_have_text(f"move {below} of {head}")
     expect(page.get_by_role("button", name="Fork from here")).to_be_enabled()
     scrub_to(page, 2, head)  # set-up, before the first decision
-    expect(note).to_contain_text(f"Version 2 comes before version {forks[0]}, the first")
+    expect(note).to_contain_text(f"Move 2 comes before move {forks[0]}, the first")
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
 
     page.locator(".timeline select.speed").select_option("1")
     page.locator(".timeline button.play").click()
-    expect(page.locator(".timeline button.play")).to_have_text("⏸ Pause")
+    expect(page.locator(".timeline button.play")).to_have_text("Pause")
     page.locator(".timeline button.play").click()
-    expect(page.locator(".timeline button.play")).to_have_text("▶ Play")
-    expect(page.locator(".timeline .position")).not_to_have_text(f"version {head} of {head}")
+    expect(page.locator(".timeline button.play")).to_have_text("Play")
+    expect(page.locator(".timeline .position")).not_to_have_text(f"move {head} of {head}")
     # where the replay paused, fork is offered exactly if the server lists a fork point there
     paused = int(page.locator(".board-slot").get_attribute("data-version") or 0)
     fork_button = page.get_by_role("button", name="Fork from here")
@@ -151,14 +151,14 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
 
     page.locator(".timeline select.speed").select_option("25")
     page.locator(".timeline button.play").click()
-    expect(page.locator(".timeline .position")).to_have_text(f"version {head} of {head}")
-    expect(page.locator(".timeline button.play")).to_have_text("▶ Play")
+    expect(page.locator(".timeline .position")).to_have_text(f"move {head} of {head}")
+    expect(page.locator(".timeline button.play")).to_have_text("Play")
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(head))
     # the head is a decision point to fork at, but the campaign is already there: no rewind
     assert head in forks and head not in rewinds
     expect(page.get_by_role("button", name="Fork from here")).to_be_enabled()
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
-    expect(note).to_contain_text("the latest version, so there is nothing to rewind")
+    expect(note).to_contain_text("the latest move, so there is nothing to rewind")
 
     page.get_by_role("button", name="Back to live play").click()
     expect(page.locator(".timeline")).to_have_count(0)
@@ -203,7 +203,7 @@ def test_rewinding_returns_the_live_board_to_a_past_version(server: Live, page: 
     scrub_to(page, 7, head)
     page.get_by_role("button", name="Rewind to here").click()
 
-    expect(page.locator(".notice")).to_contain_text("Rewound to version 7.")
+    expect(page.locator(".notice")).to_contain_text("Rewound to move 7.")
     expect(page.locator(".timeline")).to_have_count(0)
     at_version(page, head + 1)
     expect(page.locator(".recent li.new")).to_contain_text("rewound to move 7")
@@ -266,5 +266,5 @@ def test_a_refused_fork_shows_the_servers_reason(server: Live, page: Page) -> No
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
     page.get_by_role("button", name="Fork from here").click()
     expect(page.locator(".notice-error")).to_contain_text(
-        f"Cannot fork at version {head}: Only a seat of the campaign may fork it while it runs"
+        f"Cannot fork at move {head}: Only a seat of the campaign may fork it while it runs"
     )

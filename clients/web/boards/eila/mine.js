@@ -133,8 +133,8 @@ export function mineArea(ctx, mine) {
   const moved = ctx.memory?.has("mine.token") && ctx.memory.get("mine.token") !== `${tx},${ty}`;
   ctx.memory?.set("mine.token", `${tx},${ty}`);
   svg.append(s("g", { class: `mine-token${moved ? " arrived" : ""}`, dataset: { x: String(tx), y: String(ty) }, transform: `translate(${here.x + CELL / 2},${here.y + CELL / 2})` },
-    s("circle", { r: 16 }),
-    s("text", { y: 4, "text-anchor": "middle" }, "E&L"),
+    s("circle", { r: 19 }),
+    s("text", { y: 4.5, "text-anchor": "middle" }, "E&L"),
     s("title", {}, "The Eila & Leo token")));
   const stop = ctx.sink.tagged("stop");
   const faceDown = mine.tiles.filter((tile) => !tile.face_up).length;
