@@ -18,7 +18,9 @@ function describeProperty(schema) {
   return { choices, nullable, type, default: schema.default ?? null, min: typed.minimum, max: typed.maximum };
 }
 
-function optionField(name, schema) {
+// A chapter option names its chapters by their titles, when the game gives them.
+function optionField(name, schema, info) {
+  const chapters = name === "chapter" ? info?.chapter_names || {} : {};
   const prop = describeProperty(schema);
   const id = `option-${name}`;
   let input;
@@ -26,7 +28,7 @@ function optionField(name, schema) {
     input = h("select", { id, name, dataset: { option: name } },
       prop.nullable ? h("option", { value: "" }, "default") : null,
       prop.choices.map((choice, i) =>
-        h("option", { value: String(i), selected: choice === prop.default }, optionValue(choice))));
+        h("option", { value: String(i), selected: choice === prop.default }, chapters[String(choice)] || optionValue(choice))));
   } else if (prop.type === "integer" || prop.type === "number") {
     input = h("input", {
       id, name, type: "number", step: prop.type === "integer" ? 1 : "any", min: prop.min, max: prop.max,
@@ -80,7 +82,7 @@ function readSeed(text) {
 
 function gameCard(game, onCreate) {
   const { info, options } = game;
-  const fields = Object.entries(options.properties || {}).map(([name, schema]) => [name, optionField(name, schema)]);
+  const fields = Object.entries(options.properties || {}).map(([name, schema]) => [name, optionField(name, schema, info)]);
   const layouts = info.seat_layouts;
   const layoutSelect = h("select", { name: "layout", dataset: { layouts: "" } },
     layouts.map((layout, i) => h("option", { value: String(i) }, layoutName(info, layout))));

@@ -407,7 +407,7 @@ export function render(ctx) {
   const { sink } = ctx;
   const mapActions = sink.tagged("hike", "path");
   return h("div", { class: "board board-gil-ennis" },
-    h("section", { class: "map-area" }, mapFrame(ctx), sink.buttons(mapActions, { className: "map-actions" })),
+    h("section", { class: "map-area" }, h("h2", { class: "sr-only" }, "The trail"), mapFrame(ctx), sink.buttons(mapActions, { className: "map-actions" })),
     humbaba(ctx),
     worries(ctx),
     h("div", { class: `table-row phase-${ctx.view.phase}` }, characterCard("gil", ctx), camp(ctx), characterCard("ennis", ctx)),
