@@ -133,7 +133,7 @@ function packing(character, card, actions, ctx, shown) {
   const grid = !choices.size ? null : h("table", { class: "pack-grid" },
     h("caption", {}, "Each button shows the three dice it leaves for the BACKPACK."),
     h("thead", {},
-      h("tr", {}, h("th", {}), h("th", { class: "axis", colspan: pockets.length }, "POCKET")),
+      h("tr", {}, h("td", {}), h("th", { class: "axis", colspan: pockets.length }, "POCKET")),
       h("tr", {}, h("th", { class: "axis" }, "HAND"), pockets.map((p) => h("th", { scope: "col" }, die(p, { tone, size: 26 }))))),
     h("tbody", {}, hands.map((hand) => h("tr", {},
       h("th", { scope: "row" }, die(hand, { tone, size: 26 })),
