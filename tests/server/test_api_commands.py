@@ -188,7 +188,7 @@ async def test_a_finished_reseeded_fork_reveals_the_seed_it_published(
     token = created["seats"]["player"]
     forked = await api.post(
         f"/api/campaigns/{created['id']}/fork",
-        json={"at": created["version"], "reseed": 77},
+        json={"at": created["version"], "reseed": "77"},
         headers=auth(token),
     )
     assert forked.status_code == 201, forked.text
@@ -203,7 +203,7 @@ async def test_a_finished_reseeded_fork_reveals_the_seed_it_published(
         assert answer.status_code == 200, answer.text
         seen = await state(api, fork["id"], ftoken)
     assert seen["outcome"] == "won"
-    assert seen["seed"] == 77
+    assert seen["seed"] == "77" and seen["salt"] == ""  # a chosen seed's salt is the fixed one
     assert seed_commitment(seen["seed"], seen["salt"]) == fork["seed_hash"]
     assert (await state(api, created["id"]))["seed"] is None  # the parent still runs
 
