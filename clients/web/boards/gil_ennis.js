@@ -403,11 +403,22 @@ function mapFrame(ctx) {
   return frame;
 }
 
+// The day and the worry, which the map draws in its corners, in a line above the map for a
+// narrow screen, where the map scrolls and its corners may be out of sight.
+function mapSummary(ctx) {
+  const { view } = ctx;
+  const day = view.day ? `Day ${view.day}` : "Setting out";
+  return h("p", { class: "map-summary" },
+    h("strong", {}, `${day} · ${PHASES[view.phase] || humanize(view.phase)}`),
+    h("span", { class: "map-summary-worry" }, "Worry ", h("strong", {}, String(view.worry_level)),
+      (view.worry_dice || []).map((value) => die(value, { tone: "red", size: 24 }))));
+}
+
 export function render(ctx) {
   const { sink } = ctx;
   const mapActions = sink.tagged("hike", "path");
   return h("div", { class: "board board-gil-ennis" },
-    h("section", { class: "map-area" }, h("h2", { class: "sr-only" }, "The trail"), mapFrame(ctx), sink.buttons(mapActions, { className: "map-actions" })),
+    h("section", { class: "map-area" }, h("h2", { class: "sr-only" }, "The trail"), mapSummary(ctx), mapFrame(ctx), sink.buttons(mapActions, { className: "map-actions" })),
     humbaba(ctx),
     worries(ctx),
     h("div", { class: `table-row phase-${ctx.view.phase}` }, characterCard("gil", ctx), camp(ctx), characterCard("ennis", ctx)),
