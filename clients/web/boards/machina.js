@@ -215,6 +215,26 @@ function spaceButtons(ctx, geo) {
   return buttons;
 }
 
+// A grid wider than its frame opens on the seat's explorer, and stays where the player scrolled
+// it until that explorer moves.
+function followExplorer(ctx, frame) {
+  const me = (ctx.view.explorers || []).find((who) => who.id === ctx.seat);
+  const at = me ? `${me.x},${me.y}` : "";
+  const moved = ctx.memory?.get("grid.at") !== at;
+  ctx.memory?.set("grid.at", at);
+  // the board is in the page once this render returns
+  queueMicrotask(() => {
+    if (!frame.isConnected || frame.scrollWidth <= frame.clientWidth) return;
+    if (!moved && ctx.memory?.has("grid.scroll")) {
+      frame.scrollLeft = ctx.memory.get("grid.scroll");
+      return;
+    }
+    const token = frame.querySelector(".explorer-token.mine")?.getBoundingClientRect();
+    const box = frame.getBoundingClientRect();
+    if (token) frame.scrollLeft += token.left + token.width / 2 - box.left - box.width / 2;
+  });
+}
+
 function grid(ctx) {
   const { view } = ctx;
   const geo = geometry(view);
@@ -260,11 +280,12 @@ function grid(ctx) {
     h("span", { class: "key key-side" }, "+ explore or connect a tile here"));
   // on a narrow screen the grid keeps its spaces 40 px wide and scrolls sideways in its frame
   const least = Math.round(geo.width * LEAST_ZOOM);
-  return h("div", { class: "machina-map" },
-    h("div", { class: "grid-scroll", tabindex: 0, role: "region", "aria-label": "The play area (it scrolls sideways on a narrow screen)", dataset: { scrolls: "" } },
-      h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px; --least-width: ${least}px` }, svg, buttons)),
-    tileList(view),
-    legend);
+  const frame = h("div", {
+    class: "grid-scroll", tabindex: 0, role: "region", "aria-label": "The play area (it scrolls sideways on a narrow screen)",
+    dataset: { scrolls: "" }, onscroll: () => ctx.memory?.set("grid.scroll", frame.scrollLeft),
+  }, h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px; --least-width: ${least}px` }, svg, buttons));
+  followExplorer(ctx, frame);
+  return h("div", { class: "machina-map" }, frame, tileList(view), legend);
 }
 
 // -- the chapter, the sliders, the clock ---------------------------------------------------------
