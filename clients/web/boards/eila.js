@@ -18,6 +18,7 @@ const KNOWN = new Set([
   "blue_deck_count", "red_deck_count", "habit_deck_count", "item_deck_count", "support_deck_count",
   "items", "item_support_area", "chapter_element_area", "saved_items", "saved_habits",
   "saved_supports", "progress", "endings", "lost_reason", "abandoning",
+  "turn", // whose move it is: the page's turn bar says it
 ]);
 
 const LOST = { hp: "Eila ran out of hearts.", time: "The time track filled up." };
