@@ -27,11 +27,12 @@ LEVELS: dict[str, dict[int, Level]] = {
         2: Level(iterations=40, playout=30),
         3: Level(iterations=160, playout=60),
     },
-    # The heuristic's moves cost more to find (a walk over the board per explorer).
+    # The heuristic's moves cost more to find (a walk over the board per explorer), and it
+    # seldom loses: the search leaves it only on clear evidence.
     "machina": {
-        1: Level(iterations=10, playout=10),
-        2: Level(iterations=28, playout=16),
-        3: Level(iterations=120, playout=40),
+        1: Level(iterations=10, playout=10, prior=3.0),
+        2: Level(iterations=28, playout=16, prior=3.0),
+        3: Level(iterations=120, playout=40, prior=3.0),
     },
 }
 """Per game: iterations per decision and moves played out below the tree. Level 2, the default,
