@@ -206,7 +206,11 @@ def placing_candidates(state: MachinaState) -> list[Candidate]:
     name = CONTENT.chapter_tiles[state.pending].name
     out = []
     for option in state.options:
-        anchor = found.by_order[option.anchor]
+        # Between a chosen placement's scroll and the tile's arrival (one batch of events), the
+        # other options may name tiles that have just left; nobody decides in such a state.
+        anchor = found.by_order.get(option.anchor)
+        if anchor is None:
+            continue
         where = f"{DIRECTIONS[option.side]} side of {CONTENT.tile_name(anchor.tile)}"
         out.append(
             Candidate(PlaceTile(option.anchor, option.side), f"Connect {name} to the {where}")
