@@ -195,7 +195,7 @@ def test_a_chapter_with_a_limit_counts_the_nights_submissions_down(
 def test_chapter_three_draws_the_mine_with_the_token_and_face_down_tiles(
     table: Table, page: Page
 ) -> None:
-    created = create(table.live, "eila", options={"chapter": 3}, seed=4)
+    created = create(table.live, "eila", options={"chapter": 3}, seed=6)
     open_as(page, table.live, created["id"], "player", created["seats"]["player"])
     board = page.locator(".board-eila")
     mine = board.locator(".mine-map")

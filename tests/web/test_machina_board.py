@@ -142,7 +142,9 @@ def test_an_expedition_of_two_is_drawn_and_played_by_clicking(
 def _recorded_states(scenario: str) -> Iterator[MachinaState]:
     """The state after every event of a recorded expedition, from the end of set-up on."""
     recording = next(
-        r for _, r in streams.recordings() if (r.game, r.scenario) == ("machina", scenario)
+        r
+        for _, r in streams.recordings()
+        if (r.game, r.scenario, r.ruleset) == ("machina", scenario, GAME.info.ruleset)
     )
     state = None
     for _, event in streams.decoded(GAME, recording):

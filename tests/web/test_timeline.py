@@ -103,7 +103,7 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     expect(page.locator(".character-gil .packing")).to_have_count(0)
     expect(page.locator(".character-ennis .packing .rolled .die")).to_have_count(5)
     expect(page.locator(".timeline-lines li.current")).to_have_attribute("data-version", "5")
-    expect(page.locator(".actions-panel")).to_contain_text("Viewing the past")
+    expect(page.locator(".actions-panel")).to_contain_text("Looking at an earlier move")
     expect(page.get_by_role("button", name="Fork from here")).to_be_enabled()
     expect(page.get_by_role("button", name="Rewind to here")).to_be_enabled()
     screenshot(page, "timeline")

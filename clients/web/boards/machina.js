@@ -16,6 +16,7 @@ const PAD = 12;
 const SIDE_BUTTON = 0.7; // an explore or connect button's size, in spaces, across a tile's side
 const ZOOM = 1.6; // at most this many pixels per unit of the drawing, so one tile is not a poster
 const LEAST_ZOOM = 0.92; // on a phone, at least this many: a space is then 40 px, its marks 11 px
+const MAX_GRID_HEIGHT = 640; // px: a tall area is drawn narrower rather than taller
 const SLIDER_TOP = 8; // the highest rating a slider shows unless a chapter prints a higher one
 const STEPS = { n: [0, -1], e: [1, 0], s: [0, 1], w: [-1, 0] };
 const ARROWS = { n: "↑", e: "→", s: "↓", w: "←" };
@@ -280,10 +281,13 @@ function grid(ctx) {
     h("span", { class: "key key-side" }, "+ explore or connect a tile here"));
   // on a narrow screen the grid keeps its spaces 40 px wide and scrolls sideways in its frame
   const least = Math.round(geo.width * LEAST_ZOOM);
+  // the frame keeps the grid's proportions, so the buttons laid over it in percentages land on
+  // the spaces and sides they name: its height is capped through its width
+  const widest = Math.round(Math.min(geo.width * ZOOM, (MAX_GRID_HEIGHT * geo.width) / geo.height));
   const frame = h("div", {
     class: "grid-scroll", tabindex: 0, role: "region", "aria-label": "The play area (it scrolls sideways on a narrow screen)",
     dataset: { scrolls: "" }, onscroll: () => ctx.memory?.set("grid.scroll", frame.scrollLeft),
-  }, h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${Math.round(geo.width * ZOOM)}px; --least-width: ${least}px` }, svg, buttons));
+  }, h("div", { class: "grid-frame", style: `aspect-ratio: ${geo.width} / ${geo.height}; max-width: ${widest}px; --least-width: ${least}px` }, svg, buttons));
   followExplorer(ctx, frame);
   return h("div", { class: "machina-map" }, frame, tileList(view), legend);
 }
