@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -20,6 +21,9 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
+
+if TYPE_CHECKING:
+    from server.store.leases import MemoryBotTable
 
 
 class _Campaign:
@@ -155,6 +159,12 @@ class MemoryStore:
             reverse=True,
         )
         return infos[offset : offset + limit]
+
+    def bot_table(self) -> MemoryBotTable:
+        """Bot seats and driver leases (:mod:`server.store.leases`)."""
+        from server.store.leases import memory_table
+
+        return memory_table(self)
 
     async def ping(self) -> None:
         return None

@@ -31,7 +31,7 @@ import contextlib
 import importlib.resources
 import uuid
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import redis.asyncio
 import redis.exceptions
@@ -69,6 +69,9 @@ from server.store.redis_records import (
     parse_range,
     stored_events,
 )
+
+if TYPE_CHECKING:
+    from server.store.leases_redis import RedisBotTable
 
 _SCRIPTS = importlib.resources.files("server.store")
 _APPEND_LUA = _SCRIPTS.joinpath("redis_append.lua").read_text()
@@ -168,6 +171,12 @@ class RedisStore:
     def client(self) -> redis.asyncio.Redis | RedisCluster:
         """The underlying client, for tools that need raw commands (benchmarks, cleanup)."""
         return self._client
+
+    def bot_table(self) -> RedisBotTable:
+        """Bot seats and driver leases, on each campaign's slot (:mod:`server.store.leases`)."""
+        from server.store.leases_redis import RedisBotTable
+
+        return RedisBotTable(self._client, self._prefix, timeout=self._timeout)
 
     def _key(self, campaign_id: str, part: str) -> str:
         return f"{self._prefix}:{{{campaign_id}}}:{part}"

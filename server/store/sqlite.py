@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
@@ -34,6 +34,9 @@ from server.store.base import (
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.sqlite_schema import connect, decode_attrs, immediate
+
+if TYPE_CHECKING:
+    from server.store.leases_sqlite import SqliteBotTable
 
 T = TypeVar("T")
 
@@ -276,6 +279,12 @@ class SqliteStore:
             return [_parse_info(row) for row in rows]
 
         return await self._run(work)
+
+    def bot_table(self) -> SqliteBotTable:
+        """Bot seats and driver leases, in this file (:mod:`server.store.leases`)."""
+        from server.store.leases_sqlite import SqliteBotTable
+
+        return SqliteBotTable(self._run)
 
     async def ping(self) -> None:
         await self._run(lambda db: db.execute("SELECT 1").fetchone())

@@ -1,0 +1,84 @@
+"""The bot table every store keeps (server.store.leases): bot seats, the set of campaigns with
+bot seats, and one driver's lease per campaign that expires unless renewed."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.store.leases import BotTable, bot_table_of
+from server.store.memory import MemoryStore
+from server.store.redis import RedisStore
+from server.store.sqlite import SqliteStore
+from tests.redis_support import delete_prefix
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis", "cluster"])
+async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[BotTable]:
+    if request.param == "memory":
+        store: object = MemoryStore()
+    elif request.param == "sqlite":
+        store = SqliteStore(tmp_path / "bots.sqlite3")
+    else:
+        url = request.getfixturevalue(
+            "redis_url" if request.param == "redis" else "redis_cluster_url"
+        )
+        prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
+        store = RedisStore.from_url(url, prefix=prefix)
+    found = bot_table_of(store)
+    assert found is not None
+    try:
+        yield found
+    finally:
+        if isinstance(store, RedisStore):
+            await delete_prefix(url, prefix)
+        if isinstance(store, SqliteStore | RedisStore):
+            await store.close()
+
+
+async def test_bot_seats_are_kept_and_given_back(table: BotTable) -> None:
+    assert await table.seats("c1") == {}
+    await table.set_seat("c1", "ennis", "search:2")
+    await table.set_seat("c1", "gil", "search:1")
+    assert await table.seats("c1") == {"ennis": "search:2", "gil": "search:1"}
+    assert await table.clear_seat("c1", "gil")
+    assert not await table.clear_seat("c1", "gil")
+    assert await table.seats("c1") == {"ennis": "search:2"}
+
+
+async def test_campaigns_with_bot_seats_are_found_until_put_to_rest(table: BotTable) -> None:
+    await table.set_seat("c1", "ennis", "search:2")
+    await table.set_seat("c2", "gil", "search:2")
+    assert sorted(await table.campaigns()) == ["c1", "c2"]
+    await table.rest("c1")
+    assert await table.campaigns() == ["c2"]
+
+
+async def test_one_owner_holds_a_lease_until_it_expires(table: BotTable) -> None:
+    await table.set_seat("c1", "ennis", "search:2")
+    assert await table.acquire("c1", "a", 300)
+    assert not await table.acquire("c1", "b", 300)
+    assert await table.holder("c1") == "a"
+    assert await table.renew("c1", "a", 300)
+    assert not await table.renew("c1", "b", 300)
+    # Not renewed, the lease lapses and another owner takes it; the old owner cannot renew it.
+    deadline = asyncio.get_running_loop().time() + 5
+    while not await table.acquire("c1", "b", 5_000):
+        assert asyncio.get_running_loop().time() < deadline, "the lease never expired"
+        await asyncio.sleep(0.05)  # polling the store, not waiting for an outcome
+    assert await table.holder("c1") == "b"
+    assert not await table.renew("c1", "a", 300)
+
+
+async def test_a_released_lease_is_free_at_once(table: BotTable) -> None:
+    await table.set_seat("c1", "ennis", "search:2")
+    assert await table.acquire("c1", "a", 60_000)
+    await table.release("c1", "b")  # not b's: nothing happens
+    assert await table.holder("c1") == "a"
+    await table.release("c1", "a")
+    assert await table.holder("c1") is None
+    assert await table.acquire("c1", "b", 60_000)
