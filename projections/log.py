@@ -26,6 +26,33 @@ class SeenEvent(msgspec.Struct, frozen=True):
     event: Any
     seat: str | None = None
     at_ms: int = 0
+    by: str | None = None
+    """Who acted for the seat when it was not a person: a bot's name (see :func:`acted_by`)."""
+
+
+BOT_COMMAND = "bot:"
+"""The start of a command id the server's bot driver gives: ``bot:<policy>:<level>:<seat>@<v>``,
+the bot's move for ``seat`` at version ``v`` (the same id whichever process decides it)."""
+
+
+def bot_command(policy: str, level: int | None, seat: str, version: int) -> str:
+    return f"{BOT_COMMAND}{policy}:{'' if level is None else level}:{seat}@{version}"
+
+
+def bot_name(policy: str, level: int | None) -> str:
+    """A bot's name as people read it: ``search bot (level 2)``."""
+    return f"{policy} bot" if level is None else f"{policy} bot (level {level})"
+
+
+def acted_by(recorded: RecordedEvent) -> str | None:
+    """The bot that took the action ``recorded`` belongs to, by its command id; None for a
+    person's action (and for events no command caused)."""
+    command = getattr(recorded, "command", None)
+    if not isinstance(command, str) or not command.startswith(BOT_COMMAND):
+        return None
+    policy, _, rest = command[len(BOT_COMMAND) :].partition(":")
+    level, _, _ = rest.partition(":")
+    return bot_name(policy, int(level) if level.isdigit() else None)
 
 
 def seen_event(game: Game, event: Any, seat: str | None, *, ended: bool) -> Any:
@@ -47,6 +74,7 @@ def seen(game: Game, recorded: RecordedEvent, seat: str | None, *, ended: bool) 
         seen_event(game, recorded.event, seat, ended=ended),
         recorded.seat,
         recorded.at_ms,
+        acted_by(recorded),
     )
 
 

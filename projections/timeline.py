@@ -14,6 +14,7 @@ import msgspec
 from domain.core.engine import states
 from domain.core.events import CampaignCreated, Reseeded, Rewound
 from domain.core.game import Game
+from projections.log import acted_by
 from projections.recorded import RecordedEvent
 
 
@@ -24,6 +25,8 @@ class Line(msgspec.Struct, frozen=True, omit_defaults=True):
     rewound_to: int | None = None
     """On a rewind's line: the version it returned the campaign to, so a reader can mark the
     lines after that version and before this one as undone."""
+    by: str | None = None
+    """The bot that acted, when a bot took the action (:func:`projections.log.acted_by`)."""
 
 
 def campaign_line(game: Game, event: Any) -> str | None:
@@ -48,7 +51,7 @@ def line(game: Game, recorded: RecordedEvent, state: Any) -> Line | None:
     if text is None:
         return None
     rewound_to = event.to if isinstance(event, Rewound) else None
-    return Line(recorded.version, text, recorded.at_ms, rewound_to)
+    return Line(recorded.version, text, recorded.at_ms, rewound_to, acted_by(recorded))
 
 
 def timeline(game: Game, events: Sequence[RecordedEvent]) -> list[Line]:
