@@ -9,6 +9,7 @@
 // forked with new luck instead.
 
 import * as api from "./api.js";
+import { confirmDanger } from "./danger.js";
 import { clear, h, s } from "./dom.js";
 import { applyPatch } from "./patch.js";
 
@@ -261,6 +262,14 @@ export class Timeline {
 
   async rewind() {
     this.pause();
+    const undone = this.host.head() - this.version;
+    const asked = await confirmDanger({
+      title: `Rewind to move ${this.version}?`,
+      lost: `The ${undone === 1 ? "last move is" : `last ${undone} moves are`} undone for every seat, and play goes on from move ${this.version}. `
+        + "The undone moves stay readable in the timeline; to play on from them instead, fork from here.",
+      confirm: `Rewind to move ${this.version}`,
+    });
+    if (!asked) return;
     try {
       await api.rewind(this.host.campaign, this.host.token, this.version, this.host.head());
       this.host.notice(`Rewound to move ${this.version}.`, "ok");

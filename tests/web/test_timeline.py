@@ -202,6 +202,14 @@ def test_rewinding_returns_the_live_board_to_a_past_version(server: Live, page: 
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
     scrub_to(page, 7, head)
     page.get_by_role("button", name="Rewind to here").click()
+    dialog = page.locator("dialog.danger-dialog")
+    expect(dialog).to_contain_text(f"The last {head - 7} moves are undone")
+    expect(dialog.locator("button:focus")).to_have_text("Keep playing")
+    page.keyboard.press("Escape")  # nothing is undone without a yes
+    expect(dialog).to_have_count(0)
+    assert version_of(page) == head
+    page.get_by_role("button", name="Rewind to here").click()
+    dialog.get_by_role("button", name="Rewind to move 7").click()
 
     expect(page.locator(".notice")).to_contain_text("Rewound to move 7.")
     expect(page.locator(".timeline")).to_have_count(0)
