@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from domain.core.engine import (
     check_ruleset,
     evolve,
+    waits,
 )
 from domain.core.errors import DomainError
 from domain.core.events import CampaignCreated, Rewound
@@ -432,7 +433,13 @@ class HeadRepository:
         )
         try:
             result = await self.store.append(
-                facts.id, head.version, payloads, command_id=command_id, now_ms=recorded[0].at_ms
+                facts.id,
+                head.version,
+                payloads,
+                command_id=command_id,
+                now_ms=recorded[0].at_ms,
+                # The store keeps the decision points with the stream (server.decision_points).
+                point=waits(facts.game, steps[-1][1]),
             )
         except VersionConflict as conflict:
             if conflict.actual < head.version:

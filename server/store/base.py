@@ -18,9 +18,12 @@ are brought in line.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
+
+if TYPE_CHECKING:
+    from server.store.point_runs import PointRuns
 
 
 class StoreError(Exception):
@@ -159,9 +162,11 @@ class EventStore(Protocol):
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         """Register a campaign with ``events`` as versions 1, 2, ... (none: head 0), in one
-        atomic step: it exists with all of them or not at all. Raises CampaignExists."""
+        atomic step: it exists with all of them or not at all. Raises CampaignExists.
+        ``point``: whether the last of ``events`` is a decision point (:mod:`.point_runs`)."""
         ...
 
     async def fork(
@@ -174,6 +179,7 @@ class EventStore(Protocol):
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         """Register ``child_id`` as a copy of ``parent_id`` up to version ``at`` (0..head), with
         its own ``events`` from ``at + 1`` on, in one atomic step (all of it, or nothing)."""
@@ -191,13 +197,39 @@ class EventStore(Protocol):
         *,
         command_id: str | None = None,
         now_ms: int = 0,
+        point: bool | None = None,
     ) -> AppendResult:
         """Atomically append ``events`` at ``expected_version + 1 ...``.
 
         Checks, before any write: a ``command_id`` seen before returns its original result
         (``duplicate=True``); otherwise an expected version that is not the head raises
-        VersionConflict. All events are written or none.
+        VersionConflict. All events are written or none, and with them, when ``point`` is not
+        None, whether the last is a decision point (:mod:`.point_runs`).
         """
+        ...
+
+    # -- decision points (server.store.point_runs) ----------------------------------------
+
+    async def point_runs(
+        self,
+        campaign_id: str,
+        near: int,
+        *,
+        before: int,
+        after: int,
+        lowest: int = 1,
+        highest: int | None = None,
+    ) -> PointRuns:
+        """The runs of decision points within ``lowest..highest`` around ``near``, the parents'
+        included. Raises PointsUnindexed when they are not recorded that far."""
+        ...
+
+    async def record_points(
+        self, campaign_id: str, since: int, through: int, points: Sequence[int]
+    ) -> bool:
+        """Record that ``points`` are the decision points among the campaign's own versions
+        ``since < v <= through``, if its runs are complete up to ``since`` and no further
+        (else nothing is written and False is returned)."""
         ...
 
     async def read(

@@ -21,19 +21,30 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
+from server.store.point_runs import (
+    OwnRuns,
+    PointRuns,
+    Run,
+    check_points,
+    extended,
+    own_around,
+    runs_near,
+)
 
 if TYPE_CHECKING:
     from server.store.leases import MemoryBotTable
 
 
 class _Campaign:
-    __slots__ = ("commands", "events", "info", "snapshots")
+    __slots__ = ("commands", "events", "indexed", "info", "runs", "snapshots")
 
     def __init__(self, info: CampaignInfo) -> None:
         self.info = info
         self.events: list[bytes] = []  # own events: version fork_version + 1 + index
         self.commands: dict[str, AppendResult] = {}
         self.snapshots: dict[int, bytes] = {}
+        self.runs: list[Run] = []  # own decision points (server.store.point_runs)
+        self.indexed = info.fork_version
 
 
 class MemoryStore:
@@ -46,12 +57,17 @@ class MemoryStore:
         except KeyError:
             raise UnknownCampaign(campaign_id) from None
 
-    def _insert(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
+    def _insert(
+        self, info: CampaignInfo, events: Sequence[bytes], point: bool | None
+    ) -> CampaignInfo:
         if info.id in self._campaigns:
             raise CampaignExists(info.id)
         campaign = _Campaign(info)
         campaign.events.extend(events)
         self._campaigns[info.id] = campaign
+        if point is not None or not events:
+            campaign.indexed = info.head
+            campaign.runs = extended([], [info.head] if events and point else [])
         return info
 
     async def create(
@@ -63,11 +79,12 @@ class MemoryStore:
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         info = new_info(
             campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return self._insert(info, events)
+        return self._insert(info, events, point)
 
     async def fork(
         self,
@@ -79,12 +96,13 @@ class MemoryStore:
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         parent = self._get(parent_id).info
         info = forked_info(
             parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return self._insert(info, events)
+        return self._insert(info, events, point)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return self._get(campaign_id).info
@@ -97,6 +115,7 @@ class MemoryStore:
         *,
         command_id: str | None = None,
         now_ms: int = 0,
+        point: bool | None = None,
     ) -> AppendResult:
         check_events(events)
         campaign = self._get(campaign_id)
@@ -107,6 +126,9 @@ class MemoryStore:
             raise VersionConflict(campaign_id, expected_version, head)
         campaign.events.extend(events)
         result = AppendResult(first=head + 1, last=head + len(events))
+        if point is not None and campaign.indexed == head:
+            campaign.indexed = result.last
+            campaign.runs = extended(campaign.runs, [result.last] if point else [])
         if command_id is not None:
             campaign.commands[command_id] = result
         campaign.info = msgspec.structs.replace(
@@ -149,6 +171,44 @@ class MemoryStore:
 
     def changes(self) -> ChangeFeed:
         return LocalFeed()
+
+    # -- decision points (server.store.point_runs) ----------------------------------------
+
+    async def _own_runs(self, campaign_id: str, at: int, down: int, up: int) -> OwnRuns:
+        campaign = self._get(campaign_id)
+        return OwnRuns(campaign.indexed, *own_around(campaign.runs, at, down, up))
+
+    async def point_runs(
+        self,
+        campaign_id: str,
+        near: int,
+        *,
+        before: int,
+        after: int,
+        lowest: int = 1,
+        highest: int | None = None,
+    ) -> PointRuns:
+        return await runs_near(
+            self.info,
+            self._own_runs,
+            campaign_id,
+            near,
+            before=before,
+            after=after,
+            lowest=lowest,
+            highest=highest,
+        )
+
+    async def record_points(
+        self, campaign_id: str, since: int, through: int, points: Sequence[int]
+    ) -> bool:
+        check_points(since, through, points)
+        campaign = self._get(campaign_id)
+        if campaign.indexed != since or through > campaign.info.head:
+            return False
+        campaign.runs = extended(campaign.runs, points)
+        campaign.indexed = through
+        return True
 
     async def list_campaigns(
         self, *, offset: int = 0, limit: int = 50, listed_only: bool = False

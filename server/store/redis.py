@@ -11,6 +11,8 @@ Cluster slot and the append script never crosses slots:
   ``{prefix}:{<id>}:watchers``, the set of processes that listen to it
   (:mod:`server.store.redis_feed`).
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
+- ``{prefix}:{<id>}:points``: the decision point runs, and the meta hash's ``points_indexed``
+  (:mod:`server.store.redis_points`).
 - ``{prefix}:catalog`` and the listed campaigns' set (:mod:`server.store.redis_catalog`).
 
 On a Redis Cluster (a ``redis+cluster://`` URL) the catalog lives on a slot of its own: no command
@@ -53,6 +55,7 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
+from server.store.point_runs import PointRuns, runs_near
 from server.store.redis_catalog import Catalog
 from server.store.redis_cluster import (
     ClusterLink,
@@ -61,6 +64,7 @@ from server.store.redis_connect import RedisSettings, connect, resp2_connection
 from server.store.redis_errors import bounded, reachable
 from server.store.redis_feed import RedisFeed, Shards
 from server.store.redis_link import Link
+from server.store.redis_points import RedisPoints
 from server.store.redis_records import (
     Entries,
     Fields,
@@ -117,6 +121,7 @@ class RedisStore:
         )
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
+        self._points = RedisPoints(self._link, self._key)
         # A campaign's lineage never changes once created: remembered, it saves the metadata
         # read in front of every read of a campaign's own newest events.
         self._lineage: dict[str, int] = {}
@@ -181,7 +186,9 @@ class RedisStore:
     def _key(self, campaign_id: str, part: str) -> str:
         return f"{self._prefix}:{{{campaign_id}}}:{part}"
 
-    async def _create_meta(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
+    async def _create_meta(
+        self, info: CampaignInfo, events: Sequence[bytes], point: bool | None = None
+    ) -> CampaignInfo:
         fields = [
             "game", info.game,
             "head", str(info.head),
@@ -194,10 +201,18 @@ class RedisStore:
             fields += ["parent", info.parent]
         fields += attr_fields(info.attrs)
         first = info.head - len(events) + 1
-        keys = [self._key(info.id, "meta"), self._key(info.id, "events")]
+        recorded = ""
+        if point is not None or not events:
+            fields += ["points_indexed", str(info.head)]
+            recorded = str(info.head) if events and point else ""
+        keys = [
+            self._key(info.id, "meta"),
+            self._key(info.id, "events"),
+            self._key(info.id, "points"),
+        ]
         async with self._pooled():
             created = await self._create_script(
-                keys=keys, args=[len(fields), first, *fields, *events]
+                keys=keys, args=[len(fields), first, recorded, *fields, *events]
             )
             if not created:
                 raise CampaignExists(info.id)
@@ -215,11 +230,12 @@ class RedisStore:
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         info = new_info(
             campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return await self._create_meta(info, events)
+        return await self._create_meta(info, events, point)
 
     async def fork(
         self,
@@ -231,12 +247,13 @@ class RedisStore:
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
         info = forked_info(
             parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return await self._create_meta(info, events)
+        return await self._create_meta(info, events, point)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         with reachable():
@@ -256,6 +273,7 @@ class RedisStore:
         *,
         command_id: str | None = None,
         now_ms: int = 0,
+        point: bool | None = None,
     ) -> AppendResult:
         check_events(events)
         keys = [
@@ -264,21 +282,23 @@ class RedisStore:
             self._key(campaign_id, "commands"),
             self._key(campaign_id, "changes"),
             self._key(campaign_id, "watchers"),
+            self._key(campaign_id, "points"),
         ]
         args: list[bytes | str | int] = [
             expected_version,
             command_id or "",
             now_ms,
             self._origin,
+            "" if point is None else str(int(point)),
             *events,
         ]
         with reachable():
             try:
-                reply = await self._link.execute("EVALSHA", self._append_sha, 5, *keys, *args)
+                reply = await self._link.execute("EVALSHA", self._append_sha, 6, *keys, *args)
             except redis.exceptions.NoScriptError:
                 # A Redis that restarted (or another server) does not know the script yet.
                 await self._link.execute("SCRIPT", "LOAD", _APPEND_LUA)
-                reply = await self._link.execute("EVALSHA", self._append_sha, 5, *keys, *args)
+                reply = await self._link.execute("EVALSHA", self._append_sha, 6, *keys, *args)
         match reply[0]:
             case b"ok":
                 return AppendResult(first=reply[1], last=reply[2])
@@ -376,6 +396,34 @@ class RedisStore:
         self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
     ) -> list[CampaignInfo]:
         return await self._catalog.page(offset, limit, listed_only=listed_only)
+
+    # -- decision points (server.store.point_runs) ----------------------------------------
+
+    async def point_runs(
+        self,
+        campaign_id: str,
+        near: int,
+        *,
+        before: int,
+        after: int,
+        lowest: int = 1,
+        highest: int | None = None,
+    ) -> PointRuns:
+        return await runs_near(
+            self.info,
+            self._points.own_runs,
+            campaign_id,
+            near,
+            before=before,
+            after=after,
+            lowest=lowest,
+            highest=highest,
+        )
+
+    async def record_points(
+        self, campaign_id: str, since: int, through: int, points: Sequence[int]
+    ) -> bool:
+        return await self._points.record(campaign_id, since, through, points)
 
     async def ping(self) -> None:
         # On the link, with a timeout of its own: a frozen Redis makes readiness fail within

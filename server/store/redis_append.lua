@@ -1,10 +1,11 @@
 -- Append a batch of events to one campaign, atomically.
 --
 -- KEYS[1] meta hash, KEYS[2] events stream, KEYS[3] commands hash, KEYS[4] the shard channel
--- that announces appends, KEYS[5] the set of processes watching the campaign (all on the
--- campaign's slot)
+-- that announces appends, KEYS[5] the set of processes watching the campaign, KEYS[6] its
+-- decision point runs (server/store/redis_points.py) (all on the campaign's slot)
 -- ARGV[1] expected version, ARGV[2] command id ('' for none), ARGV[3] now (ms), ARGV[4] the
--- appending process's origin, ARGV[5..] events
+-- appending process's origin, ARGV[5] whether the last event is a decision point ('1', '0',
+-- or '' when the caller does not say), ARGV[6..] events
 --
 -- Replies: {'ok', first, last} | {'duplicate', 'first:last'} | {'conflict', head}
 --        | {'unknown'} | {'corrupt', head, stream top}
@@ -13,7 +14,7 @@
 -- so a failure after an XADD would leave part of a batch behind. Once the script has written,
 -- Redis lets it finish even past maxmemory, so only the first write can be refused.
 
-local meta = redis.call('HMGET', KEYS[1], 'head', 'updated_ms')
+local meta = redis.call('HMGET', KEYS[1], 'head', 'updated_ms', 'fork_version', 'points_indexed')
 if not meta[1] then
   return {'unknown'}
 end
@@ -32,7 +33,7 @@ if expected ~= head then
   return {'conflict', head}
 end
 
-local count = #ARGV - 4
+local count = #ARGV - 5
 local now = tonumber(ARGV[3])
 if count < 1 or not now then
   return redis.error_reply('ERR append needs a numeric time and at least one event')
@@ -48,13 +49,32 @@ if top then
   end
 end
 
-local lengths = {}
-for i = 1, count do
-  redis.call('XADD', KEYS[2], string.format('%d-0', head + i), 'e', ARGV[4 + i])
-  lengths[i] = #ARGV[4 + i]
+-- The decision point runs go on when they were complete up to the old head; the run to extend
+-- is read here, before the first write.
+local last = head + count
+local point = ARGV[5]
+local indexed = tonumber(meta[4]) or tonumber(meta[3]) or 0
+local top = nil
+if point == '1' and indexed == head then
+  top = redis.call('ZRANGE', KEYS[6], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
 end
 
-local last = head + count
+local lengths = {}
+for i = 1, count do
+  redis.call('XADD', KEYS[2], string.format('%d-0', head + i), 'e', ARGV[5 + i])
+  lengths[i] = #ARGV[5 + i]
+end
+
+if point ~= '' and indexed == head then
+  if top and top[1] and tonumber(top[1]) == last - 1 then
+    redis.call('ZREM', KEYS[6], top[1])
+    redis.call('ZADD', KEYS[6], top[2], string.format('%d', last))
+  elseif top then
+    redis.call('ZADD', KEYS[6], last, string.format('%d', last))
+  end
+  redis.call('HSET', KEYS[1], 'points_indexed', string.format('%d', last))
+end
+
 local updated = math.max(now, tonumber(meta[2]) or 0)
 redis.call('HSET', KEYS[1], 'head', string.format('%d', last), 'updated_ms', string.format('%d', updated))
 if command ~= '' then
@@ -69,6 +89,6 @@ if others > 0 and redis.call('SISMEMBER', KEYS[5], ARGV[4]) == 1 then
 end
 if others > 0 then
   redis.call('SPUBLISH', KEYS[4], string.format('%s %d %s\n', ARGV[4], head + 1,
-    table.concat(lengths, ',')) .. table.concat(ARGV, '', 5, 4 + count))
+    table.concat(lengths, ',')) .. table.concat(ARGV, '', 6, 5 + count))
 end
 return {'ok', head + 1, last}

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
+from server.store import sqlite_points
 from server.store.base import (
     AppendResult,
     CampaignExists,
@@ -33,6 +34,7 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
+from server.store.point_runs import OwnRuns, PointRuns, check_points, runs_near
 from server.store.sqlite_schema import connect, decode_attrs, immediate
 
 if TYPE_CHECKING:
@@ -92,7 +94,9 @@ class SqliteStore:
                 f"The SQLite event store at {self._path} cannot be used: {error}"
             ) from error
 
-    async def _insert(self, info: CampaignInfo, events: Sequence[bytes]) -> CampaignInfo:
+    async def _insert(
+        self, info: CampaignInfo, events: Sequence[bytes], point: bool | None = None
+    ) -> CampaignInfo:
         first = info.head - len(events) + 1
 
         def work(db: sqlite3.Connection) -> None:
@@ -119,6 +123,8 @@ class SqliteStore:
                     "INSERT INTO events (campaign, version, data) VALUES (?, ?, ?)",
                     [(info.id, version, data) for version, data in enumerate(events, first)],
                 )
+                if point is not None or not events:
+                    sqlite_points.extend(db, info.id, info.head, [info.head] if point else [])
 
         await self._run(work)
         return info
@@ -132,11 +138,12 @@ class SqliteStore:
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         info = new_info(
             campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return await self._insert(info, events)
+        return await self._insert(info, events, point)
 
     async def fork(
         self,
@@ -148,12 +155,13 @@ class SqliteStore:
         attrs: dict[str, str] | None = None,
         events: Sequence[bytes] = (),
         listed: bool = True,
+        point: bool | None = None,
     ) -> CampaignInfo:
         parent = await self.info(parent_id)
         info = forked_info(
             parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return await self._insert(info, events)
+        return await self._insert(info, events, point)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))
@@ -166,13 +174,14 @@ class SqliteStore:
         *,
         command_id: str | None = None,
         now_ms: int = 0,
+        point: bool | None = None,
     ) -> AppendResult:
         check_events(events)
 
         def work(db: sqlite3.Connection) -> AppendResult:
             with immediate(db):
                 row = db.execute(
-                    "SELECT head FROM campaigns WHERE id = ?", (campaign_id,)
+                    "SELECT head, fork_version FROM campaigns WHERE id = ?", (campaign_id,)
                 ).fetchone()
                 if row is None:
                     raise UnknownCampaign(campaign_id)
@@ -201,6 +210,9 @@ class SqliteStore:
                         " VALUES (?, ?, ?, ?)",
                         (campaign_id, command_id, result.first, result.last),
                     )
+                if point is not None and sqlite_points.indexed(db, campaign_id, row[1]) == head:
+                    points = [result.last] if point else []
+                    sqlite_points.extend(db, campaign_id, result.last, points)
                 return result
 
         return await self._run(work)
@@ -258,6 +270,52 @@ class SqliteStore:
 
     async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
         return await snapshot_through(self.info, self._own_snapshot, campaign_id, at_most)
+
+    # -- decision points (server.store.point_runs) ----------------------------------------
+
+    async def _own_runs(self, campaign_id: str, at: int, down: int, up: int) -> OwnRuns:
+        def work(db: sqlite3.Connection) -> OwnRuns:
+            fork_version = _info(db, campaign_id).fork_version
+            return sqlite_points.around(db, campaign_id, fork_version, at, down, up)
+
+        return await self._run(work)
+
+    async def point_runs(
+        self,
+        campaign_id: str,
+        near: int,
+        *,
+        before: int,
+        after: int,
+        lowest: int = 1,
+        highest: int | None = None,
+    ) -> PointRuns:
+        return await runs_near(
+            self.info,
+            self._own_runs,
+            campaign_id,
+            near,
+            before=before,
+            after=after,
+            lowest=lowest,
+            highest=highest,
+        )
+
+    async def record_points(
+        self, campaign_id: str, since: int, through: int, points: Sequence[int]
+    ) -> bool:
+        check_points(since, through, points)
+
+        def work(db: sqlite3.Connection) -> bool:
+            with immediate(db):
+                info = _info(db, campaign_id)
+                known = sqlite_points.indexed(db, campaign_id, info.fork_version)
+                if known != since or through > info.head:
+                    return False
+                sqlite_points.extend(db, campaign_id, through, points)
+                return True
+
+        return await self._run(work)
 
     def changes(self) -> ChangeFeed:
         # One server process owns the file (``serve --workers`` refuses SQLite), so every

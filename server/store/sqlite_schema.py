@@ -8,6 +8,9 @@ waits, then finds it done):
   newest first. Campaigns already in the file are listed unless their ``private`` attribute is
   ``"1"`` (:func:`~server.store.base.listed_by_default`): the catalog left those out before.
 
+- 1 → 2: the decision point runs (:mod:`server.store.sqlite_points`), empty: each campaign
+  already stored gets its runs built once, when first asked for.
+
 A file of a newer version than this code knows is refused rather than written to.
 """
 
@@ -21,9 +24,10 @@ from pathlib import Path
 
 import msgspec
 
+from server.store import sqlite_points
 from server.store.base import StoreError, listed_by_default
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS campaigns (
@@ -121,7 +125,7 @@ def _migrate(db: sqlite3.Connection) -> None:
                 if not listed_by_default(decode_attrs(attrs))
             ]
             db.executemany("UPDATE campaigns SET listed = 0 WHERE id = ?", unlisted)
-        for statement in (*_TABLES, _LISTED_INDEX):
+        for statement in (*_TABLES, _LISTED_INDEX, *sqlite_points.TABLES):
             db.execute(statement)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from tests.server.store.conformance_catalog import CatalogConformance
 from tests.server.store.conformance_lineage import LineageConformance
+from tests.server.store.conformance_points import PointsConformance
 from tests.server.store.conformance_streams import StreamConformance
 
 
-class StoreConformance(StreamConformance, LineageConformance, CatalogConformance):
+class StoreConformance(
+    StreamConformance, LineageConformance, CatalogConformance, PointsConformance
+):
     pass
