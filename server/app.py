@@ -16,12 +16,17 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from domain.core.game import Game
 from projections.runner import CatalogRunner
 from server import openapi, presence
+from server.bots.config import BotSettings
+from server.bots.driver import BotDriver
+from server.bots.seats import BotSeats
 from server.fanout import Hub
-from server.http import campaigns, commands, games, ops, reads
+from server.http import bots, campaigns, commands, games, ops, reads
 from server.http.context import Context
 from server.metrics import Metrics
 from server.service import CampaignService
+from server.settings import load
 from server.store.feed import LocalFeed
+from server.store.leases import bot_table_of
 from server.store.redis import RedisStore
 from server.throttle import Throttle
 from server.timelines import Timelines
@@ -58,6 +63,10 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/actions", commands.act, methods=["POST"]),
         Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
+        Route(api + "/{id}/bots", bots.list_bots, methods=["GET"]),
+        Route(api + "/{id}/bots", bots.hand_over, methods=["POST"]),
+        Route(api + "/{id}/bots/take-back", bots.take_back, methods=["POST"]),
+        Route(api + "/{id}/hint", bots.hint, methods=["POST"]),
         Route("/api/stats", reads.stats, methods=["GET"]),
         Route("/api/games", games.list_games, methods=["GET"]),
         Route("/api/games/{name}/content", games.game_content, methods=["GET"]),
@@ -79,6 +88,7 @@ def create_app(
     throttle: Throttle | None = None,
     close_store: bool = False,
     web_root: Path | None = WEB_ROOT,
+    bot_settings: BotSettings | None = None,
 ) -> Starlette:
     """The app for a ready service; ``close_store`` closes the store when the app stops.
     ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client).
@@ -86,7 +96,8 @@ def create_app(
     processes share (a store only this process writes needs no check). ``presence_refresh``:
     how often who is connected is shared again with other processes (:mod:`server.presence`).
     ``throttle``: the
-    clients' limits (by default the default limits, counted in this process's memory)."""
+    clients' limits (by default the default limits, counted in this process's memory).
+    ``bot_settings``: how the process drives bot seats (by default ``TABLETALE_BOT_*``)."""
     metrics = Metrics()
     metrics.sample(metrics.campaigns_cached, lambda: len(service.heads))
     store = service.store
@@ -103,10 +114,19 @@ def create_app(
     runner = CatalogRunner(CatalogSource(service))
     limits = throttle or Throttle.in_memory()
     ctx = Context(service, hub, metrics, runner, limits, Timelines(service.heads))
+    bot_table = bot_table_of(store)
+    driver, seats_api = None, None
+    if bot_table is not None:
+        driver = BotDriver(service, bot_table, bot_settings or load().bots())
+        # Who is connected, over every process, as the hub's presence sharing knows it.
+        sharing = hub._presence
+        seats_api = BotSeats(driver, lambda cid: {s.seat for s in sharing.everyone(cid).seated})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start(audit_every=audit_every)
+        if driver is not None:
+            driver.start()
         tasks = [asyncio.create_task(ctx.catalog.run(interval=catalog_interval))]
         if metrics.directory is not None:
             tasks.append(asyncio.create_task(metrics.keep_sampled()))
@@ -116,6 +136,8 @@ def create_app(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if driver is not None:
+                await driver.close()
             await hub.close()
             await limits.close()
             metrics.close()
@@ -135,5 +157,6 @@ def create_app(
     direct = Middleware(DirectSockets, routes=sockets)
     app = Starlette(routes=served, lifespan=lifespan, middleware=[direct, gzip])
     app.state.ctx = ctx
+    app.state.bot_seats = seats_api
     app.state.openapi = openapi.build(table)
     return app

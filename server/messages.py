@@ -95,6 +95,13 @@ def seed_text(seed: int) -> str:
     return str(seed)
 
 
+class BotSeatIn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A seat a bot plays: the bot's policy and level (None: the policy's default)."""
+
+    bot: Name
+    level: Annotated[int, msgspec.Meta(ge=0, le=99)] | None = None
+
+
 class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: Name
     seed: SeedIn = None
@@ -102,6 +109,8 @@ class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     options: Options | None = None
     seats: Annotated[list[Name], msgspec.Meta(max_length=16)] | None = None
     private: bool = False
+    bots: Annotated[dict[Name, BotSeatIn], msgspec.Meta(max_length=16)] | None = None
+    """Seat -> the bot that plays it; the other seats are people's."""
 
     def __post_init__(self) -> None:
         if self.seed is not None:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from server.bots.config import BotSettings
 from server.logs import LogFormat
 from server.throttle import LimitSettings
 
@@ -81,6 +82,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Messages one socket may send per second on average (0: no limit)..."""
     limit_message_burst: int = 100
     """...and at once."""
+    bot_pace_ms: int = 800
+    """How long a bot seat waits before its move shows, so that people can follow (0: at once)."""
+    bot_lease_ms: int = 6_000
+    """How long one process's hold on a campaign's bots lasts unless renewed: a process that dies
+    is replaced as the campaign's bot driver within about this long."""
+    bot_workers: int = 1
+    """Processes that bots think in, beside the event loop (0: one thread)."""
+    bot_poll_s: float = 1.0
+    """How often a driven campaign is looked at when no change of it reached this process."""
+    bot_away_s: float = 60.0
+    """How long a seat's player must have been away (no socket, no move) before the others may
+    hand the seat to a bot."""
     log_format: LogFormat = "plain"
     """``json``: one JSON object per log line; every line carries its campaign and command ids
     either way (:mod:`server.logs`)."""
@@ -101,7 +114,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             raise ValueError("presence_refresh_s must be above 0.")
         if self.gc_young_threshold < 0:
             raise ValueError("gc_young_threshold must be 0 (CPython's default) or more.")
+        if self.bot_pace_ms < 0 or self.bot_workers < 0:
+            raise ValueError("bot_pace_ms and bot_workers must be 0 or more.")
+        if self.bot_lease_ms < 300 or self.bot_poll_s <= 0:
+            raise ValueError("bot_lease_ms must be at least 300 and bot_poll_s above 0.")
         self.limits().check()
+
+    def bots(self) -> BotSettings:
+        return BotSettings(
+            pace_ms=self.bot_pace_ms,
+            lease_ms=self.bot_lease_ms,
+            workers=self.bot_workers,
+            poll_s=self.bot_poll_s,
+            away_s=self.bot_away_s,
+        )
 
     def limits(self) -> LimitSettings:
         return LimitSettings(

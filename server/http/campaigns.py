@@ -8,7 +8,9 @@ from starlette.responses import Response
 
 from domain.games import get_game
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
+from server.bots.seats import creation_specs, spec_attrs
 from server.errors import ApiError
+from server.http.bots import bot_seats
 from server.http.context import context
 from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
 from server.messages import (
@@ -38,13 +40,16 @@ async def create_campaign(request: Request) -> Response:
     # Seats are needed before creation to mint their tokens; the service checks the layout.
     game = get_game(game_name)
     seats = tuple(asked.seats) if asked.seats else game.info.seat_layouts[0]
+    specs = creation_specs(game, seats, asked.bots)
     tokens = new_tokens(seats)
-    attrs = token_attrs(tokens)
+    attrs = token_attrs(tokens) | spec_attrs(specs)
     if asked.private:
         attrs[PRIVATE] = "1"
     created = await ctx.service.create(
         game_name, seed=asked.seed, options=asked.options, seats=seats, attrs=attrs
     )
+    if specs:
+        await bot_seats(request).register(created.id, specs)
     out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
     return json(out, status.HTTP_201_CREATED)
 

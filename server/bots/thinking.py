@@ -1,0 +1,47 @@
+"""A bot's decision and a hint, computed beside the event loop from what the seat may see.
+
+The server first turns the head's state into an *observation*: the game's sampler replaces
+everything the seat cannot see (face-down orders, unrevealed tiles, the campaign's generator) by a
+completion drawn from the bot's own generator. Only that observation leaves the event loop, to a
+worker process (or a thread), so neither the bot nor the worker ever holds the campaign's
+secrets. The policy samples again before it looks, as it does for any state it is handed.
+
+Everything here is deterministic: the seed of a decision is derived from the campaign, the seat
+and the version, so two processes that decide the same move choose the same action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from domain.bots import make_policy
+from domain.bots.hints import hint
+from domain.bots.knowledge import knowledge_of
+from domain.core.game import Game
+from domain.core.rng import Chance, Rng
+from domain.games import get_game
+
+
+def decision_seed(campaign_id: str, seat: str, version: int, purpose: str) -> int:
+    digest = hashlib.sha256(f"{purpose}:{campaign_id}:{seat}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def observation(game: Game, state: Any, seat: str, seed: int) -> Any:
+    """A full state ``seat`` could be in, given only what it may see of ``state``."""
+    return knowledge_of(game).sample(state, seat, Chance(Rng(seed, 0, "observation")))
+
+
+def decide(game_name: str, seen: Any, seat: str, level: int, seed: int) -> tuple[str, str]:
+    """The search bot's action for ``seat``: ``(id, label)``. Runs in a worker."""
+    game = get_game(game_name)
+    chosen = make_policy(game, seed, level).decide(game, seen, seat)
+    return chosen.id, chosen.label
+
+
+def advise(game_name: str, seen: Any, seat: str, level: int, seed: int) -> tuple[str, str, str]:
+    """What the search bot would do for ``seat``, and why: ``(id, label, reason)``."""
+    game = get_game(game_name)
+    found = hint(game, seen, seat, level=level, seed=seed)
+    return found.action.id, found.action.label, found.reason
