@@ -68,6 +68,7 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/bots/take-back", bots.take_back, methods=["POST"]),
         Route(api + "/{id}/hint", bots.hint, methods=["POST"]),
         Route("/api/stats", reads.stats, methods=["GET"]),
+        Route("/api/bots", bots.driver_status, methods=["GET"]),
         Route("/api/games", games.list_games, methods=["GET"]),
         Route("/api/games/{name}/content", games.game_content, methods=["GET"]),
         Route("/healthz", ops.healthz, methods=["GET"]),

@@ -84,7 +84,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """...and at once."""
     bot_pace_ms: int = 800
     """How long a bot seat waits before its move shows, so that people can follow (0: at once)."""
-    bot_lease_ms: int = 6_000
+    bot_lease_ms: int = 5_000
     """How long one process's hold on a campaign's bots lasts unless renewed: a process that dies
     is replaced as the campaign's bot driver within about this long."""
     bot_workers: int = 1

@@ -8,7 +8,7 @@ import msgspec
 class BotSettings(msgspec.Struct, frozen=True, kw_only=True):
     pace_ms: int = 800
     """How long a bot waits, from the moment it may act, before its move shows."""
-    lease_ms: int = 6_000
+    lease_ms: int = 5_000
     """How long a driver's lease lasts unless renewed (renewed every third of it)."""
     workers: int = 1
     """Processes that bots think in (0: one thread beside the event loop)."""

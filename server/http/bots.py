@@ -42,6 +42,20 @@ class HintOut(msgspec.Struct, frozen=True):
     """The version the hint was worked out at."""
 
 
+class DriverOut(msgspec.Struct, frozen=True):
+    """This process's bot driver (each process behind one address answers for itself)."""
+
+    owner: str
+    """The name its leases are held under."""
+    driving: list[str]
+    """The campaigns whose bots it drives now."""
+    moves: int
+    conflicts: int
+    """Bot moves refused for a stale version (two drivers, or a person at the same moment)."""
+    duplicates: int
+    """Bot moves the store already held under the same command id (after a takeover)."""
+
+
 _hint_request = msgspec.json.Decoder(HintRequest)
 
 
@@ -50,6 +64,16 @@ def bot_seats(request: Request) -> BotSeats:
     if not isinstance(seats, BotSeats):
         raise ApiError("unavailable", "This server runs no bots: its store keeps no bot seats.")
     return seats
+
+
+@operation("This process's bot driver: its leases and counts.", DriverOut)
+@endpoint
+async def driver_status(request: Request) -> Response:
+    driver = bot_seats(request).driver
+    out = DriverOut(
+        driver.owner, driver.driving(), driver.moves, driver.conflicts, driver.duplicates
+    )
+    return json(out)
 
 
 @operation("The campaign's bot seats, and the seats that may be handed to a bot.", BotsOut)
