@@ -19,7 +19,7 @@ LEVELS: dict[str, dict[int, Level]] = {
     # A journey is short: its playouts run to the end.
     "gil-ennis": {
         1: Level(iterations=12, playout=200),
-        2: Level(iterations=40, playout=200),
+        2: Level(iterations=30, playout=200),
         3: Level(iterations=200, playout=200),
     },
     "eila": {
@@ -31,7 +31,7 @@ LEVELS: dict[str, dict[int, Level]] = {
     # seldom loses: the search leaves it only on clear evidence.
     "machina": {
         1: Level(iterations=10, playout=10, prior=3.0),
-        2: Level(iterations=28, playout=16, prior=3.0),
+        2: Level(iterations=20, playout=16, prior=3.0),
         3: Level(iterations=120, playout=40, prior=3.0),
     },
 }
