@@ -251,3 +251,42 @@ async def wait_for(read: Any, done: Any, what: str, timeout: float = 20.0) -> No
         assert asyncio.get_running_loop().time() < deadline, f"not within {timeout} s: {what}"
         await asyncio.sleep(0.05)  # polling interval
         value = await read()
+
+
+async def test_bots_resume_after_the_server_restarts(tmp_path: Path) -> None:
+    settings = BotSettings(pace_ms=0, workers=0, poll_s=0.2)
+
+    def serve() -> Any:
+        service = CampaignService(SqliteStore(tmp_path / SQLITE_FILE), fresh=Reproducible())
+        return running(create_app(service, close_store=True, bot_settings=settings))
+
+    ennis = {"ennis": {"bot": "search", "level": 1}}
+    body = {"game": "gil-ennis", "seats": ["gil", "ennis"], "seed": "5", "bots": ennis}
+    with serve() as first:
+        async with httpx.AsyncClient(base_url=first.http, timeout=30) as api:
+            created = await create(api, **body)
+            cid, token = created["id"], created["seats"]["gil"]
+            moved = await play_gil_until_the_bot_moved(api, cid, token, 0)
+    with serve() as second:
+        async with httpx.AsyncClient(base_url=second.http, timeout=30) as api:
+            # A new server finds the campaign's bot seat in the store and plays on.
+            await play_gil_until_the_bot_moved(api, cid, token, moved)
+            status = (await api.get("/api/bots")).json()
+            assert status["moves"] > 0 and status["conflicts"] == 0, status
+
+
+async def play_gil_until_the_bot_moved(
+    api: httpx.AsyncClient, cid: str, token: str, moved: int, timeout: float = 30
+) -> int:
+    """Play Gil's turns until the bot has made more than ``moved`` moves; how many it has."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while (now := await bot_moves(api, cid)) <= moved:
+        assert asyncio.get_running_loop().time() < deadline, "the bot did not move"
+        state = (await api.get(f"/api/campaigns/{cid}/state", headers=auth(token))).json()
+        assert state["outcome"] == "running", "the journey ended before the bot moved"
+        if state["legal_actions"]:
+            body = {"action": state["legal_actions"][0]["id"], "expected_version": state["version"]}
+            await api.post(f"/api/campaigns/{cid}/actions", json=body, headers=auth(token))
+        else:
+            await asyncio.sleep(0.05)  # polling interval, while the bot thinks
+    return now
