@@ -2,74 +2,97 @@
 the campaign has ended, the only ones a campaign may be forked at or rewound to.
 
 A version qualifies when its event closes an append (``settled``) and its state waits
-(:func:`~domain.core.engine.waits`). Each version names one state forever, so a campaign's list
-only grows: it is kept with the state it reached and extended from there, and dropped when the
-heads repository finds that the store's history is not the one cached (a listener's ``reset``).
+(:func:`~domain.core.engine.waits`). The store keeps them with the stream as runs of consecutive
+points (:mod:`server.store.point_runs`): the heads repository says, with every append, whether
+its last event is one, so asking costs a lookup, never a replay. A stream stored before the
+store kept them (or appended without saying) has its runs recorded here once, the first time
+they are asked for: the missing versions are read and folded a page at a time.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable
 
 from domain.core.engine import waits
-from server.codec import Recorded
 from server.head import Head
 from server.heads import HeadRepository
 from server.store.base import StoreError
+from server.store.point_runs import PointRuns, PointsUnindexed
 
+PAGE = 2_000
+"""Events read and folded at a time while recording a stream's missing points."""
+ATTEMPTS = 8
+"""Lookups tried while another writer keeps moving the runs' end (each records what it can)."""
 
-class _Known(NamedTuple):
-    """A campaign's decision points up to ``version``, and the state there to go on from."""
-
-    version: int
-    state: Any
-    points: tuple[int, ...]
+Progress = Callable[[int, int], None]
+"""Told ``(done, total)`` versions while missing points are recorded."""
 
 
 class DecisionPoints:
-    def __init__(self, heads: HeadRepository, *, capacity: int = 1024) -> None:
+    def __init__(self, heads: HeadRepository) -> None:
         self._heads = heads
-        self._capacity = capacity
-        self._known: OrderedDict[str, _Known] = OrderedDict()
-        heads.listen(self)
 
-    async def up_to(self, head: Head) -> tuple[int, ...]:
-        """The decision points up to ``head``, oldest first."""
-        campaign_id = head.facts.id
-        known = self._known.get(campaign_id)
-        if known is not None and known.version >= head.version:
-            self._known.move_to_end(campaign_id)
-            return tuple(v for v in known.points if v <= head.version)
-        version, state, points = (0, None, ()) if known is None else known
-        if version < head.version:
-            # Only what ``head`` carries is used, never the campaign's lock: a rewind asks from
-            # inside it.
-            recorded = await self._heads.history.read(head.facts, version, head.version)
-            if not recorded or recorded[0].version != version + 1:
-                # The store's history is not what the head was built from: start again later.
-                raise StoreError(f"Campaign {campaign_id} changed while its history was read.")
-            folded = await self._heads.history.fold(head.facts, recorded, state, version)
-            game = head.game
-            found = [
+    async def runs(
+        self,
+        head: Head,
+        near: int,
+        *,
+        before: int,
+        after: int,
+        highest: int | None = None,
+        progress: Progress | None = None,
+    ) -> PointRuns:
+        """The runs of ``head``'s points from its origin up to ``highest`` (its version when
+        None), at most ``before`` whose first point is at or below ``near`` and ``after``
+        above it."""
+        store = self._heads.store
+        for _ in range(ATTEMPTS):
+            try:
+                return await store.point_runs(
+                    head.facts.id,
+                    near,
+                    before=before,
+                    after=after,
+                    lowest=head.facts.origin,
+                    highest=head.version if highest is None else highest,
+                )
+            except PointsUnindexed as missing:
+                await self.record(head, missing, progress)
+        raise StoreError(
+            f"Campaign {head.facts.id}'s decision points kept moving while they were recorded."
+        )
+
+    async def contains(self, head: Head, version: int) -> bool:
+        """Whether ``version`` is one of ``head``'s points (from its origin up to its version)."""
+        found = await self.runs(head, version, before=1, after=0)
+        return any(first <= version <= last for first, last in found.runs)
+
+    async def record(
+        self, head: Head, missing: PointsUnindexed, progress: Progress | None = None
+    ) -> None:
+        """Record the points of ``missing.campaign_id`` (``head``'s campaign or one of its
+        parents) from where its runs stop up to ``missing.needed``, read through ``head``'s
+        lineage. Stops early when another writer recorded them meanwhile."""
+        facts = head.facts
+        history = self._heads.history
+        done = missing.indexed
+        state = None if done == 0 else (await history.rebuild(facts, done)).state
+        total = missing.needed - missing.indexed
+        while done < missing.needed:
+            recorded = await history.read(facts, done, missing.needed, PAGE)
+            if not recorded or recorded[0].version != done + 1:
+                raise StoreError(f"Campaign {facts.id} changed while its history was read.")
+            folded = await history.fold(facts, recorded, state, done)
+            points = [
                 item.version
                 for item, after in zip(recorded, folded, strict=True)
-                if item.settled and waits(game, after)
+                if item.settled and waits(facts.game, after)
             ]
-            version, state, points = recorded[-1].version, folded[-1], (*points, *found)
-        self._known[campaign_id] = _Known(version, state, points)
-        self._known.move_to_end(campaign_id)
-        while len(self._known) > self._capacity:
-            self._known.popitem(last=False)
-        return points
-
-    # -- what the heads repository tells ---------------------------------------------------
-
-    def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
-    ) -> None:
-        return None  # the list is extended when asked for, from the state it reached
-
-    def reset(self, head: Head) -> None:
-        self._known.pop(head.facts.id, None)
+            through = recorded[-1].version
+            if not await self._heads.store.record_points(
+                missing.campaign_id, done, through, points
+            ):
+                return  # another writer is at it: the lookup asks again
+            done, state = through, folded[-1]
+            if progress is not None:
+                progress(done - missing.indexed, total)

@@ -161,6 +161,8 @@ class TimelineQuery(msgspec.Struct, frozen=True):
     after: Count = 0
     limit: Limit | None = None
     """None: every line after ``after``."""
+    near: Version | None = None
+    """The version the answer's points are listed around (None: the head it reaches)."""
 
 
 Speed = Annotated[float, msgspec.Meta(ge=0, le=1000)]
@@ -201,6 +203,23 @@ class ActedOut(msgspec.Struct, frozen=True):
     command_id: str | None = None
 
 
+Run = tuple[int, int]
+
+
+class PointsOut(msgspec.Struct, frozen=True):
+    """Fork and rewind points around version ``near`` as runs ``[first, last]`` of consecutive
+    points, oldest first: up to ``NEAR`` runs whose first point is at or below ``near`` and as
+    many after it. ``fork`` runs from the campaign's origin to its head, ``rewind`` before the
+    head (none once it has ended); ``more_before`` and ``more_after`` say whether fork points lie
+    beyond the listed runs (ask again nearer to them)."""
+
+    near: int
+    fork: list[Run]
+    rewind: list[Run]
+    more_before: bool
+    more_after: bool
+
+
 class StateOut(msgspec.Struct, frozen=True):
     version: int
     view: Any
@@ -212,10 +231,8 @@ class StateOut(msgspec.Struct, frozen=True):
     seed: SeedOut | None = None
     """Revealed once the campaign has ended, with its salt."""
     salt: str | None = None
-    fork_points: list[int] = []
-    """The versions the campaign may be forked at: where a seat had a decision to make."""
-    rewind_points: list[int] = []
-    """The versions it may be rewound to (none once it has ended)."""
+    points: PointsOut | None = None
+    """Where the campaign may be forked and rewound to, around ``version``."""
 
 
 class CampaignOut(msgspec.Struct, frozen=True):
@@ -243,8 +260,8 @@ class EventsOut(msgspec.Struct, frozen=True):
 class TimelineOut(msgspec.Struct, frozen=True):
     head: int
     lines: list[Line]
-    fork_points: list[int] = []
-    rewind_points: list[int] = []
+    points: PointsOut | None = None
+    """Where the campaign may be forked and rewound to, around ``near`` (default: ``head``)."""
 
 
 class StatsOut(msgspec.Struct, frozen=True):

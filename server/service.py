@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.core.engine import evolve, states
+from domain.core.engine import evolve, states, waits
 from domain.core.errors import DomainError, IllegalAction, InvalidOptions, NotYourTurn
 from domain.core.events import CampaignCreated, Options, Reseeded, Rewound
 from domain.core.game import Game, Step, check_seats, options_of
@@ -27,7 +27,15 @@ from server.decision_points import DecisionPoints
 from server.fresh import CHOSEN_SALT, Fresh, wall_clock_ms
 from server.head import Facts, Head
 from server.heads import ORIGIN, HeadRepository
-from server.points import SEEDED_AT, Points, check_fork, check_rewind, points_of, seeded_at
+from server.points import (
+    NEAR,
+    SEEDED_AT,
+    Points,
+    check_fork,
+    check_rewind,
+    points_of,
+    seeded_at,
+)
 from server.results import Acted, Created, Divergence, VerifyReport
 from server.store.base import CampaignInfo, EventStore
 
@@ -54,7 +62,7 @@ class CampaignService:
         self.heads = HeadRepository(
             store, clock=clock, capacity=cache_size, snapshot_every=snapshot_every
         )
-        self.decision_points = DecisionPoints(self.heads, capacity=cache_size)
+        self.decision_points = DecisionPoints(self.heads)
 
     # -- creating -------------------------------------------------------------------------
 
@@ -108,6 +116,7 @@ class CampaignService:
                 attrs=all_attrs,
                 events=payloads,
                 listed=not is_private(all_attrs),
+                point=waits(game, state),
             )
 
         acted = await self.heads.create(facts, steps, register)
@@ -130,9 +139,16 @@ class CampaignService:
             )
         return version, await self.heads.state_at(campaign_id, version)
 
-    async def points(self, head: Head) -> Points:
-        """Where the campaign at ``head`` may be forked and rewound to (:mod:`server.points`)."""
-        return points_of(head, await self.decision_points.up_to(head))
+    async def points(
+        self, head: Head, near: int | None = None, *, upto: int | None = None, limit: int = NEAR
+    ) -> Points:
+        """Where the campaign at ``head`` may be forked and rewound to around ``near`` (its
+        version when None), as of version ``upto`` (the head when None): ``limit`` runs of
+        points on either side (:mod:`server.points`)."""
+        upto = head.version if upto is None else min(upto, head.version)
+        near = upto if near is None else near
+        found = await self.decision_points.runs(head, near, before=limit, after=limit, highest=upto)
+        return points_of(head, near, found, upto)
 
     async def facts(self, campaign_id: str) -> Facts:
         return await self.heads.facts(campaign_id)
@@ -227,7 +243,8 @@ class CampaignService:
             expected_version = (await self.heads.head(campaign_id)).version
 
         async def decide(head: Head) -> list[Step]:
-            check_rewind(head, await self.points(head), to)
+            found = await self.decision_points.runs(head, to, before=2, after=1)
+            check_rewind(head, found, to)
             return [(Rewound(to), await self.heads.state_in(head, to))]
 
         return await self.heads.commit(
@@ -246,7 +263,7 @@ class CampaignService:
         fork of a private campaign is private too."""
         parent = await self.heads.head(campaign_id)
         facts = parent.facts
-        check_fork(parent, await self.points(parent), at)
+        check_fork(parent, await self.decision_points.runs(parent, at, before=2, after=1), at)
         child_id = self._fresh.campaign_id()
         inherited = {
             k: v for k, v in facts.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT, PRIVATE)
@@ -286,11 +303,13 @@ class CampaignService:
                 attrs=child_attrs,
                 events=payloads,
                 listed=listed,
+                point=waits(facts.game, after),
             )
 
+        after = evolve(facts.game, state, reseeded)
         acted = await self.heads.create(
             child,
-            [(reseeded, evolve(facts.game, state, reseeded))],
+            [(reseeded, after)],
             register,
             start=(at, state, state_hash(state)),
         )

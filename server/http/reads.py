@@ -14,6 +14,7 @@ from server.messages import (
     EventsOut,
     EventsQuery,
     Limit,
+    PointsOut,
     StateOut,
     StateQuery,
     StatsOut,
@@ -23,6 +24,7 @@ from server.messages import (
     seed_text,
 )
 from server.openapi import operation
+from server.points import Points
 from server.service import SEED_HASH
 
 MAX_EVENTS = 1000
@@ -56,7 +58,7 @@ async def state(request: Request) -> Response:
     at = query(request, StateQuery).at
     head = await ctx.service.head(cid)
     seeding = await ctx.service.revealed(cid, head)
-    points = await ctx.service.points(head)
+    points = await ctx.service.points(head, at)
     if at is None or at == head.version:
         version, view, legal, outcome = (
             head.version,
@@ -78,14 +80,16 @@ async def state(request: Request) -> Response:
         seed_hash=head.facts.attrs.get(SEED_HASH, ""),
         seed=None if seeding is None else seed_text(seeding.seed),
         salt=None if seeding is None else seeding.salt,
-        fork_points=list(points.fork),
-        rewind_points=list(points.rewind),
+        points=points_out(points),
     )
     return json(out)
 
 
 @operation(
-    "The readable log.", TimelineOut, query={"after": Count, "limit": Limit}, seat_token=True
+    "The readable log.",
+    TimelineOut,
+    query={"after": Count, "limit": Limit, "near": Version},
+    seat_token=True,
 )
 @endpoint
 async def timeline_of(request: Request) -> Response:
@@ -94,12 +98,21 @@ async def timeline_of(request: Request) -> Response:
     await seat_of(request)
     asked = query(request, TimelineQuery)
     version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
-    # The points of the version the lines reach (cached per campaign and version).
+    # The points as of the version the lines reach, around the version asked for.
     head = await ctx.service.head(cid)
-    points = await ctx.service.points(head)
-    fork_points = [v for v in points.fork if v <= version]
-    rewind_points = [v for v in points.rewind if v < version]
-    return json(TimelineOut(version, lines, fork_points, rewind_points))
+    near = version if asked.near is None else asked.near
+    points = await ctx.service.points(head, near, upto=version)
+    return json(TimelineOut(version, lines, points_out(points)))
+
+
+def points_out(points: Points) -> PointsOut:
+    return PointsOut(
+        points.near,
+        list(points.fork),
+        list(points.rewind),
+        points.more_before,
+        points.more_after,
+    )
 
 
 @operation("Statistics per game and chapter.", StatsOut)

@@ -14,6 +14,7 @@ import msgspec
 from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from domain.core.engine import waits
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
@@ -86,7 +87,6 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         game = facts.game
         version = min(start, head.version)
         state = await service.heads.state_at(cid, version)
-        points = set(await service.decision_points.up_to(head))
         view = seat_view(game, state, seat)
         welcome = Welcome(
             cid,
@@ -97,7 +97,7 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
             view,
             [],
             game.outcome(state),
-            decision_point=version in points,
+            decision_point=await service.decision_points.contains(head, version),
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed
@@ -117,7 +117,10 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
                     diff(view, new_view),
                     [],
                     outcome,
-                    decision_point=recorded.version in points,
+                    # the definition of a decision point, from the fold the replay makes anyway
+                    decision_point=recorded.version >= facts.origin
+                    and recorded.settled
+                    and waits(game, after),
                 )
                 view = new_view
                 await websocket.send(frames.encode(update))

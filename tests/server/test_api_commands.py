@@ -214,9 +214,19 @@ async def test_state_and_timeline_list_the_fork_and_rewind_points(api: httpx.Asy
     seat, _ = await mover(api, created)
     await act(api, cid, created["seats"][seat], "hold", 2, "h")
     seen = await state(api, cid)
-    assert (seen["fork_points"], seen["rewind_points"]) == ([2, 3], [2])
+    # runs of consecutive points around the version shown
+    assert seen["points"] == {
+        "near": 3,
+        "fork": [[2, 3]],
+        "rewind": [[2, 2]],
+        "more_before": False,
+        "more_after": False,
+    }
     timeline = (await api.get(f"/api/campaigns/{cid}/timeline")).json()
-    assert (timeline["fork_points"], timeline["rewind_points"]) == ([2, 3], [2])
+    assert timeline["points"] == seen["points"]
+    paged = (await api.get(f"/api/campaigns/{cid}/timeline?after=3&near=1")).json()
+    assert (paged["lines"], paged["points"]["near"]) == ([], 1)
+    assert paged["points"]["fork"] == [[2, 3]]
     refused = await api.post(
         f"/api/campaigns/{cid}/fork", json={"at": 1}, headers=auth(created["seats"]["red"])
     )
@@ -235,7 +245,7 @@ async def test_a_finished_campaign_refuses_a_rewind_and_lists_none(api: httpx.As
             break
         await act(api, cid, token, "roll", seen["version"], f"r{step}")
         seen = await state(api, cid, token)
-    assert seen["outcome"] == "won" and seen["rewind_points"] == []
+    assert seen["outcome"] == "won" and seen["points"]["rewind"] == []
     refused = await api.post(f"/api/campaigns/{cid}/rewind", json={"to": 2}, headers=auth(token))
     assert refused.status_code == 422
     error = refused.json()["error"]

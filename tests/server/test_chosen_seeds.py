@@ -291,7 +291,7 @@ async def test_a_fork_with_a_chosen_seed_shows_it_as_a_string_on_a_message_pack_
     await play(api, created, random.Random(4), most=400)
     parent = await get(api, f"/api/campaigns/{created['id']}/state")
     assert parent["outcome"] == "won"
-    at = parent["fork_points"][0]
+    at = parent["points"]["fork"][0][0]
     response = await api.post(
         f"/api/campaigns/{created['id']}/fork", json={"at": at, "reseed": LARGE}
     )
