@@ -10,6 +10,7 @@ import { ActionSink } from "./boards/common.js";
 import { boardFor } from "./boards/index.js";
 import { LiveConnection } from "./connection.js";
 import { dangerMenu, isDangerous } from "./danger.js";
+import { BotControls } from "./hint.js";
 import { clear, h } from "./dom.js";
 import { endPanel as drawEnd } from "./ending.js";
 import { renderSeats } from "./presence.js";
@@ -115,6 +116,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
   const memory = new Map();
   const story = new Story(campaign, token);
   const turnBar = new TurnBar({ show: () => showChoices() });
+  const bots = new BotControls({ campaign, seat, token, info, changed: () => drawSeats() });
   const status = h("p", { class: "campaign-status" });
   const notices = h("div", { class: "notices", "aria-live": "polite" });
   const announcer = h("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -134,6 +136,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
     : null;
   clear(root,
     turnBar.node,
+    bots.node,
     h("div", { class: "campaign-bar" },
       h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, gameTitle), status),
       h("div", { class: "bar-actions" }, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
@@ -196,6 +199,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
     boardSlot.classList.toggle("busy", connection.busy);
     boardSlot.classList.toggle("offline", !online());
     const began = turnBar.update(state, gameTitle);
+    if (live) bots.update(replica);
     if (began && !ended) announce(`Your move. ${state.detail}`);
     restoreFocus(refocus);
   }
@@ -280,6 +284,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
       info,
       online: online(),
       playing: replica.seat,
+      bots: bots.bots,
       switchTo: (next) => {
         choose(campaign, next);
         navigate(next ? `#/c/${campaign}` : `#/c/${campaign}/watch`, { reload: true });
@@ -419,6 +424,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
   connection.start();
   return () => {
     document.removeEventListener("keydown", onKey);
+    bots.stop();
     document.removeEventListener("pointerdown", onPointer);
     clearTimeout(litTimer);
     timeline?.close();

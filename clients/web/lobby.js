@@ -80,6 +80,33 @@ function readSeed(text) {
   return { seed: BigInt(digits).toString() };
 }
 
+// -- bot seats ----------------------------------------------------------------------------------
+
+const BOT_LEVELS = [1, 2, 3]; // the search bot's levels (the server names them when it refuses)
+
+// Who plays each seat of the chosen layout: a person, or the search bot at a level. Redrawn when
+// the layout changes; `read()` gives the creation's `bots` (none: every seat a person's).
+function botSeats(info, layouts, layoutSelect) {
+  const node = h("fieldset", { class: "field bot-seats-field" });
+  let selects = [];
+  function draw() {
+    const layout = layouts[Number(layoutSelect.value)] || layouts[0];
+    selects = layout.map((seat) => [seat, h("select", { name: `bot-${seat}`, dataset: { botSeat: seat } },
+      h("option", { value: "" }, "a person"),
+      BOT_LEVELS.map((level) => h("option", { value: String(level) }, `search bot, level ${level}`)))]);
+    clear(node, h("legend", {}, "Who plays"),
+      selects.map(([seat, select]) => h("label", { class: "field" }, h("span", {}, seatName(info, seat)), select)));
+  }
+  layoutSelect.addEventListener("change", draw);
+  draw();
+  const read = () => {
+    const bots = {};
+    for (const [seat, select] of selects) if (select.value) bots[seat] = { bot: "search", level: Number(select.value) };
+    return Object.keys(bots).length ? bots : undefined;
+  };
+  return { node, read };
+}
+
 function gameCard(game, onCreate) {
   const { info, options } = game;
   const fields = Object.entries(options.properties || {}).map(([name, schema]) => [name, optionField(name, schema, info)]);
@@ -91,6 +118,7 @@ function gameCard(game, onCreate) {
     pattern: "[0-9]{1,20}", title: SEED_RULE, "aria-describedby": `seed-rule-${info.name}`,
   });
   const secret = h("input", { type: "checkbox", name: "private" });
+  const players = botSeats(info, layouts, layoutSelect);
   const status = h("p", { class: "form-status", role: "status" });
   const form = h("form", {
     class: "game-card",
@@ -116,6 +144,8 @@ function gameCard(game, onCreate) {
       status.classList.remove("error");
       if (read.seed !== null) body.seed = read.seed;
       if (secret.checked) body.private = true;
+      const bots = players.read();
+      if (bots) body.bots = bots;
       status.textContent = "Creating…";
       try {
         await onCreate(body);
@@ -133,6 +163,7 @@ function gameCard(game, onCreate) {
     info.chapters ? h("span", { class: "chip chip-muted" }, "in chapters") : null),
   h("div", { class: "fields" },
     layouts.length > 1 ? h("label", { class: "field" }, h("span", {}, "Seats"), layoutSelect) : null,
+    players.node,
     fields.map(([, field]) => field.node),
     h("label", { class: "field" }, h("span", {}, "Seed (optional)"), seed,
       h("span", { class: "field-note", id: `seed-rule-${info.name}` }, "Digits only; leave empty for random luck.")),

@@ -25,13 +25,15 @@ function inviteBox(campaign, seat, token, name) {
 }
 
 // `online`: whether this page's own socket is up; while it is down nobody's presence is known.
-export function renderSeats(node, { campaign, replica, playing, switchTo, info, online }) {
+// `bots`: seat -> the name of the bot that plays it.
+export function renderSeats(node, { campaign, replica, playing, switchTo, info, online, bots = new Map() }) {
   const tokens = held(campaign)?.tokens || {};
   const connected = replica.connected();
   const rows = replica.seats.map((seat) => {
     const names = connected.get(seat);
     const here = online && names !== undefined;
-    const who = !online ? "not known while offline" : here ? names.join(", ") || "connected" : "free";
+    const bot = bots.get(seat);
+    const who = bot ? `bot: ${bot}` : !online ? "not known while offline" : here ? names.join(", ") || "connected" : "free";
     const you = seat === playing;
     const name = seatName(info, seat);
     return h("li", { class: `seat${here ? " present" : ""}${you ? " you" : ""}${online ? "" : " unknown"}`, dataset: { seat } },
