@@ -18,11 +18,11 @@ import hashlib
 from typing import Any
 
 from clients.connection import Gone, Link, Message, Offline, ProtocolError, create_campaign
-from clients.http import campaign_url, content_url, get
+from clients.http import campaign_url, content_url, get, post
 from clients.screens.console import Keyboard, Output, Read, Write
 from clients.screens.layout import Table, screen
 
-HELP = "Type an action's number, r to refresh, q to quit."
+HELP = "Type an action's number, h for a hint, r to refresh, q to quit."
 RECENT = 6
 """Timeline lines shown at most after each change."""
 PATIENCE_S = 120.0
@@ -262,6 +262,22 @@ class Session:
         except Gone:
             pass  # the link says so itself, in its "gone" notice
 
+    async def hint(self) -> None:
+        """What the bot would do now for this seat, and why: nothing is played or stored."""
+        if self.token is None:
+            self.note("Hints are for a seat's player; spectators get none.")
+            return
+        url = campaign_url(self.http_base, self.link.campaign, "/hint")
+        try:
+            answer = await asyncio.to_thread(post, url, {}, token=self.token)
+        except ProtocolError as error:
+            self.note(f"No hint: {error.reply.get('message') or error}", "yellow")
+            return
+        except OSError as error:
+            self.note(f"No hint: {error}", "red")
+            return
+        self.note(f"Hint: {answer['reason']}", "bold")
+
     async def typed(self, answer: str) -> tuple[int | None, bool]:
         """Act on a typed line: an exit status when it ends the session, and whether to redraw."""
         legal = self.link.replica.legal_actions
@@ -269,6 +285,9 @@ class Session:
             return 0, False
         if answer in ("r", ""):
             return None, True
+        if answer in ("h", "hint"):
+            await self.hint()
+            return None, False
         if answer in ("n", "p"):
             if self.pages < 2:
                 self.note("All the choices are on the screen.")

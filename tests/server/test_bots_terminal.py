@@ -1,0 +1,27 @@
+"""The terminal client asks for a hint with h: the bot's action and its reason, nothing played."""
+
+from __future__ import annotations
+
+import httpx
+
+from clients.terminal import play, start
+from tests.server.conftest import Live
+from tests.server.test_bots import table
+
+__all__ = ["table"]  # the fixture, for pytest
+
+
+async def test_h_shows_a_hint_and_plays_nothing(table: Live) -> None:
+    screen: list[str] = []
+    campaign, token = await start(table.http, "gil-ennis", seed=4, options={}, write=screen.append)
+    async with httpx.AsyncClient(base_url=table.http) as api:
+        before = (await api.get(f"/api/campaigns/{campaign}/events")).json()["head"]
+        typed = iter(["h", "q"])
+        status = await play(
+            table.http, campaign, token, read=lambda _: next(typed), write=screen.append
+        )
+        after = (await api.get(f"/api/campaigns/{campaign}/events")).json()["head"]
+    assert status == 0
+    hints = [line for line in screen if line.startswith("Hint: ")]
+    assert len(hints) == 1 and " imagined journeys to Mount Humbaba" in hints[0], hints
+    assert after == before, "a hint appends nothing"
