@@ -10,9 +10,9 @@ export class Story {
     this.token = token;
     this.lines = [];
     this.head = 0;
-    // where the campaign may be forked and rewound to, as of `head` (docs/protocol.md)
-    this.forkPoints = [];
-    this.rewindPoints = [];
+    // where the campaign may be forked and rewound to: windows of runs [first, last] of points
+    // (docs/protocol.md), around the head (from the timeline) and around the version shown
+    this.windows = { head: null, shown: null };
     this.loading = null;
     this.again = false;
   }
@@ -29,8 +29,7 @@ export class Story {
         const answer = await api.timeline(this.campaign, this.token);
         this.lines = answer.lines;
         this.head = answer.head;
-        this.forkPoints = answer.fork_points || [];
-        this.rewindPoints = answer.rewind_points || [];
+        this.takePoints("head", answer.points);
       } while (this.again);
     })();
     try {
@@ -38,6 +37,43 @@ export class Story {
     } finally {
       this.loading = null;
     }
+  }
+
+  takePoints(which, points) {
+    if (points) this.windows[which] = points;
+  }
+
+  // The known runs of fork (or rewind) points, oldest first, the windows' overlaps merged.
+  runs(kind = "fork") {
+    const all = Object.values(this.windows).filter(Boolean).flatMap((w) => w[kind]).sort((a, b) => a[0] - b[0]);
+    const merged = [];
+    for (const [first, last] of all) {
+      const top = merged[merged.length - 1];
+      if (top && first <= top[1] + 1) top[1] = Math.max(top[1], last);
+      else merged.push([first, last]);
+    }
+    return merged;
+  }
+
+  isPoint(version, kind = "fork") {
+    return this.runs(kind).some(([first, last]) => first <= version && version <= last);
+  }
+
+  // The nearest known fork point before (after) `version`, or undefined.
+  pointBefore(version) {
+    const below = this.runs().filter(([first]) => first < version).map(([, last]) => Math.min(last, version - 1));
+    return below.length ? Math.max(...below) : undefined;
+  }
+
+  pointAfter(version) {
+    const above = this.runs().filter(([, last]) => last > version).map(([first]) => Math.max(first, version + 1));
+    return above.length ? Math.min(...above) : undefined;
+  }
+
+  // The campaign's first fork point, when a window reaches back to it.
+  firstPoint() {
+    const whole = Object.values(this.windows).filter((w) => w && !w.more_before && w.fork.length);
+    return whole.length ? Math.min(...whole.map((w) => w.fork[0][0])) : undefined;
   }
 
   between(first, last) {

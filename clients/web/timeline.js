@@ -3,8 +3,9 @@
 // it, play and pause through the replay socket at a chosen speed, and fork or rewind from there.
 //
 // Only decision points (versions where a seat had a decision to make) can be forked or rewound
-// to: the timeline offers fork and rewind at the versions the server lists (`fork_points`,
-// `rewind_points`, and the replay's `decision_point`), marks them on the scrubber and the lines,
+// to: the timeline offers fork and rewind at the versions the server lists (the runs of `points`
+// near the head and near the version shown, and the replay's `decision_point`), marks them on the
+// scrubber and the lines,
 // and says why when the version shown is not one. A finished campaign is never rewound; it is
 // forked with new luck instead.
 
@@ -97,23 +98,21 @@ export class Timeline {
 
   // A decision point: listed among the fork points, and not contradicted by the replay.
   isPoint(version) {
-    return this.host.story.forkPoints.includes(version) && this.decisions.get(version) !== false;
+    return this.host.story.isPoint(version) && this.decisions.get(version) !== false;
   }
 
   canRewind(version) {
-    return Boolean(this.host.token) && !this.finished && this.isPoint(version) && this.host.story.rewindPoints.includes(version);
+    return Boolean(this.host.token) && !this.finished && this.isPoint(version) && this.host.story.isPoint(version, "rewind");
   }
 
   nearest(version) {
-    const points = this.host.story.forkPoints;
-    const below = points.filter((v) => v < version);
-    const above = points.filter((v) => v > version);
-    return [...below.slice(-1), ...above.slice(0, 1)];
+    const story = this.host.story;
+    return [story.pointBefore(version), story.pointAfter(version)].filter((v) => v !== undefined);
   }
 
   toPoint(direction) {
-    const points = this.host.story.forkPoints;
-    const found = direction < 0 ? points.filter((v) => v < this.version).pop() : points.find((v) => v > this.version);
+    const story = this.host.story;
+    const found = direction < 0 ? story.pointBefore(this.version) : story.pointAfter(this.version);
     if (found !== undefined) {
       this.pause();
       this.go(found);
@@ -126,17 +125,17 @@ export class Timeline {
     const version = this.version;
     const point = this.isPoint(version);
     const rewind = this.canRewind(version);
-    const points = this.host.story.forkPoints;
+    const story = this.host.story;
     this.forkButton.textContent = this.finished ? "Fork with new luck from here" : "Fork from here";
     this.forkButton.disabled = !point;
     this.rewindButton.hidden = this.finished;
     this.rewindButton.disabled = !rewind;
-    this.node.querySelector(".prev-point").disabled = !points.some((v) => v < version);
-    this.node.querySelector(".next-point").disabled = !points.some((v) => v > version);
+    this.node.querySelector(".prev-point").disabled = story.pointBefore(version) === undefined;
+    this.node.querySelector(".next-point").disabled = story.pointAfter(version) === undefined;
     const parts = [];
     if (!point) {
       const near = this.nearest(version);
-      const first = points[0];
+      const first = story.firstPoint();
       if (first !== undefined && version < first) {
         parts.push(`Move ${version} comes before move ${first}, the first this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
       } else {
@@ -158,19 +157,24 @@ export class Timeline {
     this.why.classList.toggle("not-point", !point);
   }
 
-  // The decision points as ticks under the scrubber.
+  // The known runs of decision points as ticks under the scrubber, one per run.
   renderTicks() {
     if (!this.ticks) return;
     const head = this.host.head();
     const span = Math.max(1, head - 1);
-    clear(this.ticks, this.host.story.forkPoints.filter((v) => v <= head).map((v) =>
-      h("span", { class: `tick${v === this.version ? " here" : ""}`, style: `left: ${((v - 1) / span) * 100}%` })));
+    const at = (v) => ((Math.min(v, head) - 1) / span) * 100;
+    clear(this.ticks, this.host.story.runs().filter(([first]) => first <= head).map(([first, last]) =>
+      h("span", {
+        class: `tick${first <= this.version && this.version <= last ? " here" : ""}`,
+        style: `left: ${at(first)}%; min-width: ${at(last) - at(first)}%`,
+      })));
   }
 
   renderLines() {
     if (!this.linesSlot) return;
     const current = this.host.story.at(this.version)?.version;
-    const points = new Set(this.host.story.forkPoints);
+    const story = this.host.story;
+    const points = { has: (version) => story.isPoint(version) };
     clear(this.linesSlot,
       h("h3", {}, "Timeline"),
       h("p", { class: "muted small legend-line" }, h("span", { class: "dp" }, "◆"), " a decision point: fork or rewind there"),
@@ -205,7 +209,12 @@ export class Timeline {
     const asked = ++this.asked;
     try {
       const state = await api.state(this.host.campaign, this.host.token, this.version);
-      if (asked === this.asked) this.host.show(state.version, state.view);
+      if (asked === this.asked) {
+        // the points around the version shown come with it
+        this.host.story.takePoints("shown", state.points);
+        this.position();
+        this.host.show(state.version, state.view);
+      }
     } catch (error) {
       if (asked === this.asked) this.host.notice(error.message, "error");
     }

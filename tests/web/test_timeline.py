@@ -60,9 +60,14 @@ def points(server: Live, created: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+def versions(runs: list[list[int]]) -> list[int]:
+    """Every version of runs ``[first, last]`` of points."""
+    return [v for first, last in runs for v in range(first, last + 1)]
+
+
 def inside_an_action(timeline: dict[str, Any]) -> int:
     """The first version after the first decision point that is not a decision point itself."""
-    forks = timeline["fork_points"]
+    forks = versions(timeline["points"]["fork"])
     return next(v for v in range(forks[0], timeline["head"]) if v not in forks)
 
 
@@ -82,12 +87,13 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
 ) -> None:
     created, head = played(server)
     timeline = points(server, created)
-    forks, rewinds = timeline["fork_points"], timeline["rewind_points"]
+    forks, rewinds = versions(timeline["points"]["fork"]), versions(timeline["points"]["rewind"])
     open_as(page, server, created["id"], "player", created["seats"]["player"])
     at_version(page, head)
     open_timeline(page, head)
-    # every decision point is marked under the scrubber and in the lines
-    expect(page.locator(".timeline .ticks .tick")).to_have_count(len(forks))
+    # every run of decision points is marked under the scrubber, every point in the lines
+    assert not timeline["points"]["more_before"] and not timeline["points"]["more_after"]
+    expect(page.locator(".timeline .ticks .tick")).to_have_count(len(timeline["points"]["fork"]))
     for line in timeline["lines"]:
         mark = page.locator(f'.timeline-lines li[data-version="{line["version"]}"]')
         if line["version"] in forks:
@@ -194,7 +200,7 @@ def test_a_fork_from_a_past_version_is_played_on_its_own(server: Live, page: Pag
 def test_rewinding_returns_the_live_board_to_a_past_version(server: Live, page: Page) -> None:
     created, head = played(server)
     timeline = points(server, created)
-    assert 7 in timeline["rewind_points"]  # Day 1, pitching camp at Hollow Creek
+    assert 7 in versions(timeline["points"]["rewind"])  # Day 1, pitching camp at Hollow Creek
     open_as(page, server, created["id"], "player", created["seats"]["player"])
     open_timeline(page, head)
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()  # the head
@@ -235,7 +241,8 @@ def test_a_finished_campaign_is_not_rewound_but_forked_with_new_luck(
     else:
         raise AssertionError(f"The journey did not end within {MOST_ACTIONS} actions.")
     head = state["version"]
-    assert state["rewind_points"] == [] and head in state["fork_points"]
+    fork_points = versions(state["points"]["fork"])
+    assert state["points"]["rewind"] == [] and head in fork_points
     open_as(page, server, cid, "player", token)
     expect(page.locator(".end-panel")).to_be_visible()
     open_timeline(page, head)
@@ -244,7 +251,7 @@ def test_a_finished_campaign_is_not_rewound_but_forked_with_new_luck(
     expect(note).to_contain_text(
         "The campaign is over and its seed is revealed, so it is not rewound"
     )
-    at = state["fork_points"][len(state["fork_points"]) // 2]
+    at = fork_points[len(fork_points) // 2]
     scrub_to(page, at, head)
     page.get_by_role("button", name="Fork with new luck from here").click()
 
