@@ -16,6 +16,7 @@ Looking up is a floor search by ``first`` in each campaign of the lineage: O(log
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import itertools
 from collections.abc import Awaitable, Callable, Sequence
@@ -27,6 +28,10 @@ from server.store.base import CampaignInfo, StoreError
 
 Run = tuple[int, int]
 """Consecutive decision points ``first..last``."""
+
+
+SPARE = 4
+"""Runs asked for beyond those wanted, as many as a lineage of three forks can merge away."""
 
 
 class PointRuns(msgspec.Struct, frozen=True):
@@ -97,7 +102,11 @@ async def runs_near(
 ) -> PointRuns:
     """The runs of ``campaign_id``'s points within ``lowest..highest`` (parents' included): at
     most ``before`` whose first point is at or below ``near`` and ``after`` above it."""
-    info = await info_of(campaign_id)
+    # The campaign's own runs around ``near`` are asked for alongside its metadata: the usual
+    # lookup (a version between its fork point and its head) needs nothing more.
+    info, guessed = await asyncio.gather(
+        info_of(campaign_id), own(campaign_id, near, before + SPARE, after + SPARE)
+    )
     top = info.head if highest is None else min(info.head, highest)
     segments: list[tuple[str, int, int]] = []  # (campaign, lowest, highest) of its own versions
     while True:
@@ -113,12 +122,15 @@ async def runs_near(
     found: list[Run] = []
     for segment_id, low, high in segments:
         at = min(max(near, low - 1), high)
-        own_runs = await own(
-            segment_id,
-            at,
-            before + spare if near >= low else 0,
-            after + spare if near < high else 0,
-        )
+        if segment_id == campaign_id and at == near and spare <= SPARE:
+            own_runs = guessed
+        else:
+            own_runs = await own(
+                segment_id,
+                at,
+                before + spare if near >= low else 0,
+                after + spare if near < high else 0,
+            )
         if own_runs.indexed < high:
             raise PointsUnindexed(segment_id, own_runs.indexed, high)
         for first, last in (*own_runs.down, *own_runs.up):

@@ -10,15 +10,19 @@ existed). The append script extends them in the same step as the events
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib.resources
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+import redis.exceptions
 
 from server.store.base import UnknownCampaign
 from server.store.point_runs import OwnRuns, Run, check_points
 from server.store.redis_errors import reachable
 
 _RECORD_LUA = importlib.resources.files("server.store").joinpath("redis_points.lua").read_text()
+_RECORD_SHA = hashlib.sha1(_RECORD_LUA.encode()).hexdigest()
 
 
 class Executes(Protocol):
@@ -66,8 +70,14 @@ class RedisPoints:
     ) -> bool:
         check_points(since, through, points)
         keys = [self._key(campaign_id, "meta"), self._key(campaign_id, "points")]
+        args = [*keys, since, through, *points]
         with reachable():
-            reply = await self._link.execute("EVAL", _RECORD_LUA, 2, *keys, since, through, *points)
+            # EVALSHA: a cluster link routes a script by its first key.
+            try:
+                reply = await self._link.execute("EVALSHA", _RECORD_SHA, 2, *args)
+            except redis.exceptions.NoScriptError:
+                await self._link.execute("SCRIPT", "LOAD", _RECORD_LUA)
+                reply = await self._link.execute("EVALSHA", _RECORD_SHA, 2, *args)
         if reply == -1:
             raise UnknownCampaign(campaign_id)
         return bool(reply == 1)
