@@ -24,7 +24,7 @@ LEVELS: dict[str, dict[int, Level]] = {
     },
     "eila": {
         1: Level(iterations=12, playout=20),
-        2: Level(iterations=40, playout=30),
+        2: Level(iterations=30, playout=30),
         3: Level(iterations=160, playout=60),
     },
     # The heuristic's moves cost more to find (a walk over the board per explorer), and it
