@@ -25,6 +25,8 @@ import multiprocessing
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures.thread import BrokenThreadPool
 from typing import Any, TypeVar
 
 from domain.core.errors import DomainError
@@ -35,6 +37,7 @@ from server.bots.config import BotSettings
 from server.bots.specs import BotSpec, parse_spec
 from server.codec import Recorded
 from server.head import Head
+from server.results import Acted
 from server.service import CampaignService
 from server.store.base import StoreError, VersionConflict
 from server.store.leases import BotTable
@@ -65,6 +68,7 @@ class BotDriver:
         self.duplicates = 0
         self._driving: dict[str, asyncio.Task[None]] = {}
         self._held_at: dict[str, float] = {}  # campaign -> when its lease was last renewed
+        self._acting: set[asyncio.Future[Acted]] = set()  # moves on their way to the store
         self._wake: dict[str, asyncio.Event] = {}
         self._rescan = asyncio.Event()
         self._scanner: asyncio.Task[None] | None = None
@@ -81,6 +85,10 @@ class BotDriver:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        # A move on its way is let through before the lease goes: else the next driver could
+        # read the head just before that append lands, and see its own move refused.
+        if self._acting:
+            await asyncio.wait(self._acting, timeout=self.settings.lease_ms / 1000)
         # Given up at once, so that another process takes over without waiting for expiry.
         for campaign_id in list(self._driving):
             try:
@@ -192,10 +200,17 @@ class BotDriver:
         if not self._holding(campaign_id):
             return
         command = bot_command(spec.policy, spec.level, seat, head.version)
-        try:
-            acted = await self.service.act(
+        acting = asyncio.ensure_future(
+            self.service.act(
                 campaign_id, seat, action_id, expected_version=head.version, command_id=command
             )
+        )
+        self._acting.add(acting)
+        acting.add_done_callback(_settled)
+        acting.add_done_callback(self._acting.discard)
+        try:
+            # Shielded: a driver stopped now still lets the append it began finish.
+            acted = await asyncio.shield(acting)
         except VersionConflict:
             self.conflicts += 1
             return
@@ -233,4 +248,16 @@ class BotDriver:
                 )
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="bots")
-        return await asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
+        except (BrokenProcessPool, BrokenThreadPool):
+            # A worker died (killed, out of memory): the next decision starts a fresh pool.
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            raise
+
+
+def _settled(future: asyncio.Future[Acted]) -> None:
+    """Retrieve the outcome of a move whose driver stopped waiting for it."""
+    if not future.cancelled():
+        future.exception()
