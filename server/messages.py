@@ -67,7 +67,17 @@ Reseed = Annotated[
 SeedOut = Annotated[
     str, msgspec.Meta(pattern="^[0-9]{1,20}$", description="A seed: a decimal string.")
 ]
-CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+CommandId = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=128,
+        pattern=r"^(?!bot:)",
+        description="1 to 128 characters, not starting with 'bot:' (the server's bots' ids).",
+    ),
+]
+"""A client's id for a command. Ids starting with ``bot:`` are the server's own (a bot seat's
+move names its policy there, and the log says a bot acted), so a client may not send one."""
 ActionId = Annotated[str, msgspec.Meta(max_length=1024)]
 Token = Annotated[str, msgspec.Meta(max_length=256)]
 Name = Annotated[str, msgspec.Meta(max_length=64)]

@@ -167,6 +167,7 @@ async def test_creation_with_numbers_or_names_out_of_bounds_is_refused(
         {"action": "hold", "expected_version": -1},
         {"action": "hold", "expected_version": 2, "command_id": ""},
         {"action": "hold", "expected_version": 2, "command_id": "c" * 129},
+        {"action": "hold", "expected_version": 2, "command_id": "bot:search:2:player@2"},
         {"action": "hold", "expected_version": 2**64},
     ],
 )

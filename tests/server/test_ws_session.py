@@ -76,6 +76,9 @@ async def test_rejections_are_typed_and_the_socket_stays_open(
         assert (await idle.act("roll", 2, "a"))["code"] == "not_your_turn"
         assert (await busy.act("fly", 2, "b"))["code"] == "illegal_action"
         assert (await busy.act("roll", 1, "c"))["code"] == "stale_version"
+        forged = {"action": "roll", "expected_version": 2, "command_id": "bot:search:2:red@2"}
+        await busy.send({"type": "act", **forged})  # a bot's id is the server's own
+        assert (await busy.expect("error"))["code"] == "bad_request"
         accepted = await busy.act("roll", 2, "d")
         assert accepted["type"] == "accepted" and accepted["version"] == 3
         assert idle_name in ("red", "blue")
