@@ -113,10 +113,11 @@ export function renderRecent(node, story, range, events) {
   const fallback = !fresh.length && events.length ? events.map((e) => ({ version: e.version, text: eventWords(e) })) : [];
   const undone = undoneBy(story.lines);
   const item = (line, className) => {
-    const by = undone.get(line.version);
+    const by = undone.get(line.version); // the rewind that undid the line, if one did
     return h("li", { class: `${className}${by ? " undone" : ""}`, dataset: { version: String(line.version) } },
       h("span", { class: "v" }, `move ${line.version}`),
-      h("span", { class: "text" }, by ? h("s", {}, line.text) : line.text),
+      h("span", { class: "text" }, by ? h("s", {}, line.text) : line.text,
+        line.by ? h("span", { class: "by-bot" }, ` (played by the ${line.by})`) : null),
       by ? h("span", { class: "undone-note" }, `undone by the rewind at move ${by}`) : null);
   };
   clear(node,

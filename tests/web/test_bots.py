@@ -57,6 +57,10 @@ def test_a_bot_seat_from_the_lobby_plays_beside_the_person_who_may_ask_for_a_hin
         "v => Number(document.querySelector('.campaign-status').dataset.version) >= v",
         arg=max(v for v, _ in by_bot),
     )
+    expect(page.locator(".recent li", has=page.locator(".by-bot")).first).to_contain_text(
+        "Ennis packed"
+    )
+    expect(page.locator(".recent .by-bot").first).to_have_text(f" (played by the {BOT})")
     # Then nothing moves until Gil has packed: a hint for Gil now.
     expect(page.locator(".hint-button")).to_be_enabled()
     page.locator(".hint-button").click()
