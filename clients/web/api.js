@@ -63,6 +63,14 @@ export const act = (id, token, action, expectedVersion, commandId = null) =>
 export const fork = (id, token, at, reseed = false) =>
   call("POST", `${campaign(id)}/fork`, { token, body: { at, reseed } });
 
+// Bots (docs/protocol.md, "Bots"): what the bot would do now for the token's seat (nothing is
+// played or stored), the seats bots play, handing an away seat to a bot, and taking one back.
+export const hint = (id, token) => call("POST", `${campaign(id)}/hint`, { token, body: {} });
+export const bots = (id, token) => call("GET", `${campaign(id)}/bots`, { token });
+export const handOver = (id, token, seat, bot = "search") =>
+  call("POST", `${campaign(id)}/bots`, { token, body: { seat, bot } });
+export const takeBack = (id, token) => call("POST", `${campaign(id)}/bots/take-back`, { token, body: {} });
+
 export const rewind = (id, token, to, expectedVersion = null) =>
   call("POST", `${campaign(id)}/rewind`, {
     token,

@@ -117,6 +117,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
   const story = new Story(campaign, token);
   const turnBar = new TurnBar({ show: () => showChoices() });
   const bots = new BotControls({ campaign, seat, token, info, changed: () => drawSeats() });
+  turnBar.attach(bots.button, bots.output);
   const status = h("p", { class: "campaign-status" });
   const notices = h("div", { class: "notices", "aria-live": "polite" });
   const announcer = h("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -136,14 +137,13 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
     : null;
   clear(root,
     turnBar.node,
-    bots.node,
     h("div", { class: "campaign-bar" },
       h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, gameTitle), status),
       h("div", { class: "bar-actions" }, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
     forkedFrom, notices, announcer, timelineSlot, historyBar,
     h("div", { class: "campaign-body" },
       h("div", { class: "board-column" }, endSlot, boardSlot),
-      h("aside", { class: "sidebar", "aria-label": "The table" }, seatsPanel, extraActions, recentPanel, keysHelp())));
+      h("aside", { class: "sidebar", "aria-label": "The table" }, seatsPanel, bots.node, extraActions, recentPanel, keysHelp())));
 
   let timeline = null;
   let history = null; // {version, view} while the timeline shows a past move

@@ -1,48 +1,19 @@
-// The bots' part of a campaign page, under the turn bar: a Hint control (what the bot would do
-// now for this seat, and why: nothing is played or stored), the seats that bots play, handing a
-// seat whose player is away to a bot, and taking one's own seat back from its bot.
+// The bots' part of a campaign page: a Hint control for the turn bar (what the bot would do now
+// for this seat, and why: nothing is played or stored) with the hint under the question, and,
+// beside the seats, handing a seat whose player is away to a bot and taking one's own seat back.
 // Keys: H asks for a hint (when no text field has the focus).
 
-import { ApiError } from "./api.js";
+import * as api from "./api.js";
 import { clear, h } from "./dom.js";
 import { seatName } from "./turn.js";
 
 const REFRESH_MS = 5000; // how often the bot seats are read again while the page is drawn
 
-async function call(method, path, token) {
-  const headers = { Accept: "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: method === "POST" ? "{}" : undefined });
-  } catch {
-    throw new ApiError("offline", "The server cannot be reached.");
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = data?.error || {};
-    throw new ApiError(error.code || "http", error.message || `The server answered ${response.status}.`, response.status);
-  }
-  return data;
-}
-
-async function post(path, token, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { Accept: "application/json", "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  }).catch(() => null);
-  if (!response) throw new ApiError("offline", "The server cannot be reached.");
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(data?.error?.code || "http", data?.error?.message || "The server refused.", response.status);
-  return data;
-}
-
 // `campaign`, the seat this page plays and its token (none: watching), `info` (the game's facts),
 // `tokens()` (the seats this browser holds tokens for), `changed()` (redraw the seats panel).
 export class BotControls {
   constructor({ campaign, seat, token, info, tokens, changed }) {
-    this.path = `/api/campaigns/${encodeURIComponent(campaign)}`;
+    this.campaign = campaign;
     this.seat = seat;
     this.token = token;
     this.info = info;
@@ -53,9 +24,9 @@ export class BotControls {
     this.hintVersion = -1;
     this.readAt = 0;
     this.output = h("p", { class: "hint-text", role: "status", "aria-live": "polite" });
-    this.button = h("button", { type: "button", class: "ghost small hint-button", "aria-keyshortcuts": "h", onclick: () => this.ask() }, "Hint");
+    this.button = h("button", { type: "button", class: "hint-button", "aria-keyshortcuts": "h", onclick: () => this.ask() }, "Hint");
     this.manage = h("div", { class: "bot-seats" });
-    this.node = h("section", { class: "bots-bar", "aria-label": "Hints and bots" }, this.button, this.output, this.manage);
+    this.node = h("section", { class: "bots-bar", "aria-label": "Bots at the table" }, this.manage);
     this.onKey = (event) => {
       const target = event.target;
       const typing = target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
@@ -89,7 +60,7 @@ export class BotControls {
     this.button.disabled = true;
     this.output.textContent = "Thinking…";
     try {
-      const hint = await call("POST", `${this.path}/hint`, this.token);
+      const hint = await api.hint(this.campaign, this.token);
       this.hintVersion = hint.version;
       this.output.textContent = hint.version === this.version ? `Hint: ${hint.reason}` : "";
     } catch (error) {
@@ -102,7 +73,7 @@ export class BotControls {
   async read() {
     this.readAt = Date.now();
     try {
-      this.listing = await call("GET", `${this.path}/bots`, this.token);
+      this.listing = await api.bots(this.campaign, this.token);
     } catch {
       return; // shown again at the next read
     }
@@ -119,19 +90,19 @@ export class BotControls {
     }
     const name = (seat) => seatName(this.info, seat);
     const mine = this.bots.has(this.seat)
-      ? h("button", { type: "button", class: "ghost small", onclick: () => this.change(`${this.path}/bots/take-back`, {}) }, `Take ${name(this.seat)} back from the bot`)
+      ? h("button", { type: "button", class: "ghost small", onclick: () => this.change(() => api.takeBack(this.campaign, this.token)) }, `Take ${name(this.seat)} back from the bot`)
       : null;
     const levels = listing.bots.search || [];
     const handable = levels.length ? listing.away.filter((seat) => seat !== this.seat) : [];
     const offers = handable.map((seat) =>
-      h("button", { type: "button", class: "ghost small", dataset: { seat }, onclick: () => this.change(`${this.path}/bots`, { seat, bot: "search" }) },
+      h("button", { type: "button", class: "ghost small", dataset: { seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, seat)) },
         `Hand ${name(seat)} to a bot (away)`));
     clear(this.manage, mine, offers);
   }
 
-  async change(path, body) {
+  async change(request) {
     try {
-      this.listing = await post(path, this.token, body);
+      this.listing = await request();
       this.bots = new Map(this.listing.seats.map((entry) => [entry.seat, entry.name]));
       this.drawManage();
       this.changed();

@@ -67,10 +67,17 @@ export class TurnBar {
     this.count = h("span", { class: "turn-count" });
     this.button = h("button", { type: "button", class: "primary turn-show", onclick: () => this.show(), "aria-keyshortcuts": "n", "aria-label": "Show my choices" },
       "Show", h("span", { class: "wide-only" }, " my choices"));
+    this.words = h("div", { class: "turn-words" }, this.headline, this.detail);
+    this.tools = h("div", { class: "turn-tools" }, this.count, this.button);
     this.node = h("div", { class: "turn-bar", role: "region", "aria-label": "Whose move", dataset: { tone: "wait" } },
-      h("div", { class: "turn-words" }, this.headline, this.detail),
-      h("div", { class: "turn-tools" }, this.count, this.button));
+      this.words, this.tools);
     this.last = null;
+  }
+
+  // Another control for the bar (before "Show my choices") and what it says (under the question).
+  attach(control, said) {
+    this.tools.insertBefore(control, this.count);
+    this.words.append(said);
   }
 
   // Draws `state` (from turnState); returns true when the seat's move has just begun.
