@@ -73,6 +73,13 @@ class Metrics:
             multiprocess_mode="livesum",
             registry=own,
         )
+        self.sockets_dropped = Counter(
+            "tabletale_sockets_dropped",
+            "Sockets the server aborted because the peer stopped reading, by reason: "
+            "`stalled` (its backlog stayed full past ws_stall_timeout_s) or `missed_pong`.",
+            ["reason"],
+            registry=own,
+        )
         self.campaigns_cached = Gauge(
             "tabletale_campaigns_cached",
             "Campaign head states cached in the server's processes.",

@@ -61,6 +61,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How often the server pings a socket to find peers that vanished (one that does not answer
     within as long again is closed); each ping costs CPU per socket, which adds up with tens of
     thousands of idle sockets."""
+    ws_stall_timeout_s: float = 5.0
+    """How long a socket's backlog may stay full (the peer reads nothing, so the server cannot
+    write to it) before the server aborts it, freeing its buffers; a close that has not flushed
+    within as long is an abort too (docs/reliability.md, "Sockets that stop reading")."""
     ws_protocol: Literal["websockets-sansio", "websockets", "wsproto"] = "websockets-sansio"
     """uvicorn's implementation of the socket protocol, named so that no other uvicorn's default
     applies. The sans-I/O one (uvicorn's own default since 0.50) keeps no tasks per socket and
@@ -112,6 +116,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
                 raise ValueError(f"{name} must be at least 1.")
         if self.presence_refresh_s <= 0:
             raise ValueError("presence_refresh_s must be above 0.")
+        if self.ws_stall_timeout_s <= 0:
+            raise ValueError("ws_stall_timeout_s must be above 0.")
         if self.gc_young_threshold < 0:
             raise ValueError("gc_young_threshold must be 0 (CPython's default) or more.")
         if self.bot_pace_ms < 0 or self.bot_workers < 0:

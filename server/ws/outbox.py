@@ -2,9 +2,10 @@
 
 Everything a session sends goes through its outbox, so a pushed update, the answer to an action
 and a sync can never overtake one another. The pump task exists only while frames wait, so an
-idle socket costs a deque and no task. A consumer that lets ``limit`` frames pile up is lagging:
-its queue is dropped, and so is everything offered until the session has put one fresh sync
-built from the newest head (bounded memory per socket, however slow the reader).
+idle socket costs a list and no task. A consumer that lets ``limit`` frames, or ``max_bytes`` of
+them, pile up is lagging: its queue is dropped, and so is everything offered until the session has
+put one fresh sync built from the newest head (bounded memory per socket, however slow the
+reader; one that reads nothing at all is dropped by the socket protocol, :mod:`server.serve`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,6 +29,7 @@ class Outbox:
     # Tens of thousands of these sit idle at once: slots, a plain list (queues stay short) and
     # an idle event made only for whoever waits on it keep each one small.
     __slots__ = (
+        "_bytes",
         "_closed",
         "_deferred",
         "_frames",
@@ -34,6 +37,7 @@ class Outbox:
         "_idle",
         "_lagging",
         "_limit",
+        "_max_bytes",
         "_on_lagging",
         "_pump",
         "_send",
@@ -44,10 +48,13 @@ class Outbox:
         send: Callable[[Frame], Awaitable[None]],
         *,
         limit: int,
+        max_bytes: int = sys.maxsize,
         on_lagging: Callable[[], Awaitable[None]],
     ) -> None:
         self._send = send
         self._limit = limit
+        self._max_bytes = max_bytes
+        self._bytes = 0
         self._on_lagging = on_lagging
         self._frames: list[Frame] = []
         self._pump: asyncio.Task[None] | None = None
@@ -61,11 +68,16 @@ class Outbox:
         if self._closed or self._lagging:
             # While lagging, the sync about to be built from the newest head covers this frame.
             return
-        if len(self._frames) >= self._limit:
-            self._frames.clear()
+        size = _size(frame)
+        frames = self._frames
+        # A frame larger than ``max_bytes`` is still sent when nothing waits before it.
+        if frames and (len(frames) >= self._limit or self._bytes + size > self._max_bytes):
+            frames.clear()
+            self._bytes = 0
             self._lagging = True
         else:
-            self._frames.append(frame)
+            frames.append(frame)
+            self._bytes += size
         self._start()
 
     def hold(self) -> None:
@@ -81,6 +93,7 @@ class Outbox:
     def release(self, *first: Frame) -> None:
         """Send ``first`` ahead of whatever was queued meanwhile, then carry on."""
         self._frames[:0] = first
+        self._bytes += sum(_size(frame) for frame in first)
         self._held = False
         self._start()
 
@@ -109,7 +122,9 @@ class Outbox:
         try:
             while not self._closed and not self._held:
                 if self._frames:
-                    await self._send(self._frames.pop(0))
+                    frame = self._frames.pop(0)
+                    self._bytes -= _size(frame)
+                    await self._send(frame)
                 elif self._lagging:
                     self._lagging = False
                     await self._on_lagging()
@@ -136,8 +151,16 @@ class Outbox:
     async def close(self) -> None:
         self._closed = True
         self._frames.clear()
+        self._bytes = 0
         pump = self._pump
         if pump is not None and pump is not asyncio.current_task():
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pump
+
+
+def _size(frame: Frame) -> int:
+    data: str | bytes | None = frame.get("text")
+    if data is None:
+        data = frame.get("bytes")
+    return 0 if data is None else len(data)

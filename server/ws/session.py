@@ -54,6 +54,18 @@ MAX_BAD_FRAMES = 8
 OUTBOX_LIMIT = 256
 """Frames a socket may leave unread before it is sent one fresh sync instead."""
 
+OUTBOX_BYTES = 128 * 1024
+"""Bytes of frames a socket may leave unread before it is sent one fresh sync instead: with the
+transport's own buffer (64 KiB above which nothing more is written to it) the most one socket
+that stopped reading holds until it is dropped (``ws_stall_timeout_s``)."""
+
+STALLED = "stalled"
+"""The reason of a disconnect the server made itself: the socket's backlog stayed full past
+``ws_stall_timeout_s`` (the peer stopped reading)..."""
+
+MISSED_PONG = "missed_pong"
+"""...or it missed its pong with a backlog it was not reading (``ws_ping_interval_s``)."""
+
 MISSED_PAGE = 256
 """Missed events per frame of a resume: the welcome carries the first page, ``missed`` frames
 the rest."""
@@ -115,7 +127,9 @@ class Session:
         self.client = client_of(websocket)
         self.seat: str | None = None
         self.watcher: Watcher | None = None
-        self.outbox = Outbox(websocket.send, limit=OUTBOX_LIMIT, on_lagging=self._lagging)
+        self.outbox = Outbox(
+            websocket.send, limit=OUTBOX_LIMIT, max_bytes=OUTBOX_BYTES, on_lagging=self._lagging
+        )
         self._bad = 0
         self._bucket = ctx.throttle.bucket()
         self._refused = 0
@@ -123,7 +137,8 @@ class Session:
     def send(self, message: msgspec.Struct) -> None:
         self.outbox.put(self.frames.encode(message))
 
-    async def run(self) -> None:
+    async def run(self) -> str | None:
+        """Serve the client until it goes; the reason of its disconnect event, if any."""
         try:
             await self.ctx.service.facts(self.campaign_id)
         except Exception as error:
@@ -135,7 +150,8 @@ class Session:
         while True:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
-                return
+                reason: str | None = message.get("reason")
+                return reason
             data = frame_data(message)
             if bucket is not None:
                 wait = bucket.take()
@@ -343,7 +359,9 @@ async def campaign_socket(websocket: WebSocket) -> None:
     logs.campaign_id.set(session.campaign_id)
     ctx.metrics.sockets.inc()
     try:
-        await session.run()
+        reason = await session.run()
+        if reason in (STALLED, MISSED_PONG):
+            ctx.metrics.sockets_dropped.labels(reason).inc()
     except Closed as closed:
         await session.outbox.drained()
         await websocket.close(closed.code, closed.reason)
