@@ -1,0 +1,303 @@
+"""Spectators that stop reading, against one server process: are they dropped, and is the memory
+they held given back?
+
+    python loadtests/stalled_sockets.py [--sockets 2000] [--idle 20] [--stall-timeout 2]
+                                        [--ping-interval 3] [--redis-url URL]
+
+A ``tabletale serve`` process on loopback (``ws_stall_timeout_s`` and ``ws_ping_interval_s`` set
+from the flags) serves Gil & Ennis campaigns, one per 100 spectators. This script opens
+``--sockets`` spectator sockets with a tiny kernel receive buffer (``SO_RCVBUF``), reads each
+one's ``welcome`` and then nothing more, plus ``--idle`` sockets that say hello to no campaign and
+never read at all, and one spectator per campaign that reads everything. It plays the campaigns
+over HTTP (random legal actions, rewound to the start every 20 versions) until the server has
+dropped every stalled socket or a deadline passes, then reports as one JSON object: the server's
+RSS before the sockets, at its peak and after they are gone; its open file descriptors; the
+sockets it counts (``tabletale_sockets_connected``) and has dropped
+(``tabletale_sockets_dropped``); how long after opening the last socket the stalled and the idle
+ones were closed; and how late the reading spectators' updates came.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import random
+import socket
+import struct
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from loadtests.server_under_test import memory_kib, tabletale_server  # noqa: E402
+
+PER_CAMPAIGN = 100
+REWIND_AFTER = 20
+ESTABLISHED = 1
+"""``TCP_ESTABLISHED`` in Linux's ``tcp_states.h``: a FIN or a reset from the server moves a
+socket out of it."""
+RECEIVE_BUFFER = 1024
+"""The stalled clients' ``SO_RCVBUF`` (the kernel doubles it and keeps a floor of its own): the
+server's writes to them back up after a few frames instead of after megabytes."""
+
+
+def metric(text: str, name: str) -> float:
+    """The sum of every series of ``name`` in a Prometheus text exposition."""
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith(name) and line[len(name)] in " {":
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def masked_text(text: str) -> bytes:
+    """One client-to-server text frame (clients mask what they send)."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + body
+
+
+async def read_exactly(loop: asyncio.AbstractEventLoop, sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = await loop.sock_recv(sock, n - len(data))
+        if not chunk:
+            raise ConnectionError("The server closed the socket during its welcome.")
+        data += chunk
+    return data
+
+
+async def read_frame(loop: asyncio.AbstractEventLoop, sock: socket.socket) -> bytes:
+    head = await read_exactly(loop, sock, 2)
+    size = head[1] & 0x7F
+    if size == 126:
+        size = struct.unpack("!H", await read_exactly(loop, sock, 2))[0]
+    elif size == 127:
+        size = struct.unpack("!Q", await read_exactly(loop, sock, 8))[0]
+    return await read_exactly(loop, sock, size)
+
+
+async def stalled_socket(port: int, path: str, hello: str | None) -> socket.socket:
+    """A socket that completes the handshake, says ``hello`` and reads its welcome (when it
+    says one), and is never read again."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)  # before connecting
+    sock.setblocking(False)
+    await loop.sock_connect(sock, ("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    await loop.sock_sendall(sock, request.encode())
+    response = b""
+    while b"\r\n\r\n" not in response:
+        response += await read_exactly(loop, sock, 1)
+    if not response.startswith(b"HTTP/1.1 101"):
+        raise ConnectionError(f"The handshake failed: {response[:60]!r}.")
+    if hello is not None:
+        await loop.sock_sendall(sock, masked_text(hello))
+        welcome = json.loads(await read_frame(loop, sock))
+        if welcome["type"] != "welcome":
+            raise ConnectionError(f"Expected a welcome, got {welcome['type']}.")
+    return sock
+
+
+def closed_by_peer(sock: socket.socket) -> bool:
+    """Whether the server has closed or reset ``sock``, from the kernel's TCP state (reading
+    would drain what the server sent; the state's first byte of ``TCP_INFO``)."""
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] != ESTABLISHED
+
+
+class Reader:
+    """A spectator that reads everything, noting how late each update came."""
+
+    def __init__(self) -> None:
+        self.lateness: list[float] = []
+        self.sent: dict[int, float] = {}
+        self.updates = 0
+
+    async def run(self, url: str, opened: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+
+        async with connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            json.loads(await ws.recv())
+            opened.set()
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "update":
+                    self.updates += 1
+                    sent = self.sent.pop(message["version"], None)
+                    if sent is not None:
+                        self.lateness.append(time.monotonic() - sent)
+
+
+async def play(
+    http: httpx.AsyncClient, campaign: dict[str, Any], reader: Reader, stop: asyncio.Event
+) -> int:
+    """Random legal actions on ``campaign`` until ``stop``, rewound to the first decision every
+    ``REWIND_AFTER`` versions so that it seldom ends."""
+    cid, token = campaign["id"], campaign["seats"]["player"]
+    headers = {"Authorization": f"Bearer {token}"}
+    actions = 0
+    start: int | None = None  # the first version the player had a decision at
+    while not stop.is_set():
+        state = (await http.get(f"/api/campaigns/{cid}/state", headers=headers)).json()
+        start = start or state["version"]
+        if state["outcome"] != "running" or not state["legal_actions"]:
+            break  # an ended campaign cannot be rewound: the rest play on
+        if state["version"] > start + REWIND_AFTER:
+            to = {"to": start}
+            reply = await http.post(f"/api/campaigns/{cid}/rewind", json=to, headers=headers)
+            if reply.status_code != 200:
+                raise RuntimeError(reply.text)
+            continue
+        body = {
+            "action": random.choice(state["legal_actions"])["id"],
+            "expected_version": state["version"],
+            "command_id": uuid.uuid4().hex,
+        }
+        sent = time.monotonic()
+        reader.sent[state["version"] + 1] = sent
+        reply = await http.post(f"/api/campaigns/{cid}/actions", json=body, headers=headers)
+        if reply.status_code == 200:
+            actions += 1
+    return actions
+
+
+async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    port = int(base.rsplit(":", 1)[1])
+    rss_kib = lambda: memory_kib([pid], "VmRSS")  # noqa: E731
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
+        async def scrape() -> str:
+            return (await http.get("/metrics")).text
+
+        campaigns = []
+        for _ in range(max(1, -(-args.sockets // PER_CAMPAIGN))):
+            reply = await http.post("/api/campaigns", json={"game": "gil-ennis"})
+            reply.raise_for_status()
+            campaigns.append(reply.json())
+        readers = [Reader() for _ in campaigns]
+        tasks = []
+        for campaign, reader in zip(campaigns, readers, strict=True):
+            opened = asyncio.Event()
+            url = base.replace("http", "ws", 1) + f"/ws/campaigns/{campaign['id']}"
+            tasks.append(asyncio.create_task(reader.run(url, opened)))
+            await asyncio.wait_for(opened.wait(), 30)
+        rss_start = rss_kib()
+        fds_start = open_fds(pid)
+        sockets_start = metric(await scrape(), "tabletale_sockets_connected")
+
+        hello = json.dumps({"type": "hello"})
+        limit = asyncio.Semaphore(64)
+
+        async def one(n: int) -> socket.socket:
+            async with limit:
+                cid = campaigns[n // PER_CAMPAIGN]["id"]
+                return await stalled_socket(port, f"/ws/campaigns/{cid}", hello)
+
+        async def idle() -> socket.socket:
+            async with limit:
+                # On a campaign, saying nothing: no updates, only pings (unanswered).
+                return await stalled_socket(port, f"/ws/campaigns/{campaigns[0]['id']}", None)
+
+        stalled = await asyncio.gather(*(one(n) for n in range(args.sockets)))
+        idlers = await asyncio.gather(*(idle() for _ in range(args.idle)))
+        opened_at = time.monotonic()
+        sockets_open = metric(await scrape(), "tabletale_sockets_connected")
+
+        stop = asyncio.Event()
+        players = [
+            asyncio.create_task(play(http, c, r, stop))
+            for c, r in zip(campaigns, readers, strict=True)
+        ]
+        rss_peak, fds_peak = rss_kib(), open_fds(pid)
+        stalled_closed_s = idle_closed_s = None
+        deadline = opened_at + args.deadline
+        while time.monotonic() < deadline:
+            rss_peak, fds_peak = max(rss_peak, rss_kib()), max(fds_peak, open_fds(pid))
+            now = time.monotonic() - opened_at
+            if idle_closed_s is None and all(closed_by_peer(s) for s in idlers):
+                idle_closed_s = now
+            # The server's own count: a FIN cannot reach a peer whose receive window is full.
+            connected = metric(await scrape(), "tabletale_sockets_connected")
+            if stalled_closed_s is None and connected <= sockets_start:
+                stalled_closed_s = now
+            if stalled_closed_s is not None and idle_closed_s is not None:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.1)  # a sampling period, not a wait on it
+        stop.set()
+        actions = sum(await asyncio.gather(*players))
+        text = await scrape()
+        sockets_after = metric(text, "tabletale_sockets_connected")
+        dropped = {
+            reason: metric(text, f'tabletale_sockets_dropped{{reason="{reason}"}}')
+            for reason in ("stalled", "missed_pong")
+        }
+        for sock in (*stalled, *idlers):
+            sock.close()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        lateness = sorted(x for r in readers for x in r.lateness)
+        return {
+            "sockets": args.sockets,
+            "idle": args.idle,
+            "stall_timeout_s": args.stall_timeout,
+            "ping_interval_s": args.ping_interval,
+            "actions": actions,
+            "reader_updates": sum(r.updates for r in readers),
+            "reader_lateness_ms_p50": round(lateness[len(lateness) // 2] * 1000, 1)
+            if lateness
+            else None,
+            "reader_lateness_ms_max": round(lateness[-1] * 1000, 1) if lateness else None,
+            "stalled_closed_after_s": None
+            if stalled_closed_s is None
+            else round(stalled_closed_s, 2),
+            "idle_closed_after_s": None if idle_closed_s is None else round(idle_closed_s, 2),
+            "sockets_connected": [sockets_start, sockets_open, sockets_after],
+            "sockets_dropped": dropped,
+            "fds": [fds_start, fds_peak, open_fds(pid)],
+            "rss_mb": [round(x / 1024, 1) for x in (rss_start, rss_peak, rss_kib())],
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sockets", type=int, default=2000)
+    parser.add_argument("--idle", type=int, default=20)
+    parser.add_argument("--stall-timeout", type=float, default=2.0)
+    parser.add_argument("--ping-interval", type=float, default=3.0)
+    parser.add_argument("--deadline", type=float, default=40.0, help="give up after (s)")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    args = parser.parse_args()
+    os.environ["TABLETALE_WS_STALL_TIMEOUT_S"] = str(args.stall_timeout)
+    os.environ["TABLETALE_WS_PING_INTERVAL_S"] = str(args.ping_interval)
+    with tabletale_server(workers=1, redis_url=args.redis_url) as (base, server, _log):
+        figures = asyncio.run(measure(base, server.pid, args))
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
