@@ -186,7 +186,10 @@ async def play(
 
 async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     port = int(base.rsplit(":", 1)[1])
-    rss_kib = lambda: memory_kib([pid], "VmRSS")  # noqa: E731
+
+    def rss_kib() -> int:
+        return memory_kib([pid], "VmRSS")
+
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
 
         async def scrape() -> str:
