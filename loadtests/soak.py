@@ -47,6 +47,11 @@ from server.store.redis import RedisStore  # noqa: E402
 ERROR_MARKERS = ("Traceback", "ERROR", "Unexpected error")
 
 
+def versions_in(runs: list[list[int]]) -> list[int]:
+    """The versions of the runs of points a state answer lists (``[first, last]`` each)."""
+    return [version for first, last in runs for version in range(first, last + 1)]
+
+
 class Soak:
     def __init__(self, bases: list[str], deadline: float, seed: int) -> None:
         self.bases = bases
@@ -169,7 +174,7 @@ class Soak:
             version = state["version"]
             anywhere = self.rng.random() < 0.2
             if not rewinding:
-                points = state["fork_points"]
+                points = versions_in(state["points"]["fork"])
                 at = self.rng.randint(1, version) if anywhere or not points else None
                 reply = await http.post(
                     f"{base}/api/campaigns/{campaign}/fork",
@@ -188,7 +193,7 @@ class Soak:
                 if state["outcome"] != "running" and not anywhere:
                     continue  # a finished campaign is not rewound (fork it with new luck)
                 for _attempt in range(3):  # as a person would: look again after a stale answer
-                    points = state["rewind_points"]
+                    points = versions_in(state["points"]["rewind"])
                     if not points and not anywhere:
                         break  # nothing offered to rewind to: look at another campaign
                     to = self.rng.randint(1, version) if anywhere else None

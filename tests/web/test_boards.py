@@ -77,7 +77,17 @@ def test_gil_and_ennis_mid_journey_draws_every_part_of_the_table(server: Live, p
     page.locator(".timeline .scrubber").fill(str(earlier))
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(earlier))
     expect(page.locator(".timeline-lines li.current")).to_be_visible()
-    expect(page.locator(".timeline .ticks .tick")).to_have_count(len(runs))
+    # a tick per run of points the timeline holds: those around the head and around the move shown
+    held = {
+        tuple(run)
+        for near in (state["version"], earlier)
+        for run in httpx.get(
+            f"{server.http}/api/campaigns/{created['id']}/timeline",
+            params={"after": state["version"], "near": near},
+            headers={"Authorization": f"Bearer {created['seats']['gil']}"},
+        ).json()["points"]["fork"]
+    }
+    expect(page.locator(".timeline .ticks .tick")).to_have_count(len(held))
     expect(page.locator(".timeline-lines li.decision")).not_to_have_count(0)
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
     expect(page.locator(".timeline .point-note")).to_contain_text(
