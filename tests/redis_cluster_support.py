@@ -30,8 +30,9 @@ CLUSTER_URL_VARIABLE = "TABLETALE_TEST_REDIS_CLUSTER_URL"
 
 class OwnCluster:
     """A Redis Cluster of a test's own: ``masters`` masters with ``replicas`` replicas each, on
-    free loopback ports, no persistence, in ``workdir``; made the way ``tests/run.sh`` makes one, with
-    ``redis-cli``. With replicas, a master that dies fails over to its replica within seconds."""
+    free loopback ports, no persistence, in ``workdir``; made the way ``tests/run.sh`` makes one,
+    with ``redis-cli``. With replicas, a master that dies fails over to its replica within
+    seconds."""
 
     def __init__(self, workdir: Path, masters: int = 3, replicas: int = 0) -> None:
         server, cli = shutil.which("redis-server"), shutil.which("redis-cli")

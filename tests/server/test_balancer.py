@@ -1,9 +1,9 @@
 """HAProxy in front of two server processes, as ``docker-compose.yml`` runs it: the configuration
 passes HAProxy's own check, and a game goes on through the balancer while one server dies.
 
-The balancer is Debian's ``haproxy`` on this machine's ``PATH`` (``tests/run.sh`` installs it), started
-on ``deploy/haproxy.cfg`` itself, with loopback addresses in the environment variables the file
-reads.
+The balancer is Debian's ``haproxy`` on this machine's ``PATH`` (``tests/run.sh`` installs it),
+started on ``deploy/haproxy.cfg`` itself, with loopback addresses in the environment variables the
+file reads.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def haproxy() -> str:
     binary = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/sbin")
     if binary is None:
         pytest.fail(
-            "These tests need HAProxy: `apt-get install -y haproxy` (`bash tests/run.sh` does it).", False
+            "These tests need HAProxy: `apt-get install -y haproxy` (`bash tests/run.sh` does it).",
+            False,
         )
     return binary
 

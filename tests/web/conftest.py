@@ -2,9 +2,9 @@
 server (uvicorn on a free loopback port, the in-memory store).
 
 Playwright never downloads a browser here: ``PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD`` is set and the
-tests launch ``/usr/bin/chromium`` (``bash tests/run.sh`` installs Debian's ``chromium`` package when it
-is missing). Screenshots are saved under ``artifacts/screenshots/`` (or ``$TABLETALE_ARTIFACTS``),
-which git ignores.
+tests launch ``/usr/bin/chromium`` (``bash tests/run.sh`` installs Debian's ``chromium`` package
+when it is missing). Screenshots are saved under ``artifacts/screenshots/`` (or
+``$TABLETALE_ARTIFACTS``), which git ignores.
 """
 
 from __future__ import annotations

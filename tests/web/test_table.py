@@ -95,7 +95,9 @@ def test_the_partner_who_joins_by_link_sees_what_to_do_and_the_turn_come_to_them
         at_version(partner, before + 1)
         for page, seat in ((host, "gil"), (partner, "ennis")):
             asked = bool(legal_ids(server, cid, seats[seat]))
-            expect(headline(page)).to_have_text("Your move" if asked else re.compile("^Waiting for"))
+            expect(headline(page)).to_have_text(
+                "Your move" if asked else re.compile("^Waiting for")
+            )
         assert legal_ids(server, cid, seats["ennis"]), "after set-up the move comes to Ennis too"
         expect(partner).to_have_title(f"Your move · {GIL_ENNIS}")
     finally:
@@ -175,7 +177,9 @@ def test_a_random_clicker_outside_the_danger_menu_never_ends_a_campaign_by_accid
     assert not [kind for kind in kinds if "abandon" in kind], kinds[-5:]
     if clicks < CLICKS:
         state = httpx.get(f"{server.http}/api/campaigns/{cid}/state", timeout=10).json()
-        assert state["outcome"] != "running", "only a campaign ended by play leaves nothing to click"
+        assert state["outcome"] != "running", (
+            "only a campaign ended by play leaves nothing to click"
+        )
 
 
 @contextlib.contextmanager
@@ -305,9 +309,7 @@ def test_a_twenty_digit_seed_typed_in_the_lobby_is_the_seed_stored_and_revealed(
     while page.locator("button.action:enabled").count():
         before = version_of(page)
         click_action(page, "Roll the die")
-        expect(page.locator(".campaign-status")).not_to_have_attribute(
-            "data-version", str(before)
-        )
+        expect(page.locator(".campaign-status")).not_to_have_attribute("data-version", str(before))
     expect(end).to_be_visible()
     revealed = httpx.get(f"{server.http}/api/campaigns/{cid}", timeout=10).json()
     assert revealed["seed"] == seed
