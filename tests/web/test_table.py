@@ -230,6 +230,8 @@ def test_an_outage_shows_where_the_player_looks_pauses_actions_and_heals_without
         expect(headline(page)).to_have_text("Offline")
         expect(page.locator("button.action:enabled")).to_have_count(0)
         expect(page.locator(".seats li.unknown")).to_have_count(1)
+        wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide[0] <= wide[1], f"the offline page scrolls sideways: {wide}"
         screenshot(page, "table-offline-phone")
         late.evaluate(f"location.hash = '#/c/{cid}/watch'")  # a campaign opened from it
         expect(late.locator(".page-title")).to_have_text("This campaign cannot be opened")
