@@ -95,8 +95,9 @@ class GivingUpSocket(WebSocketsSansIOProtocol):
     uvicorn closes a socket by queueing a close frame and calling ``transport.close()``, which
     waits for the write buffer to drain first; for a peer that reads nothing it never drains, so
     the socket, its buffers and its session stayed for good (a missed pong too: the close frame
-    queued behind the backlog). Here a transport whose writing stays paused (the buffer above its
-    high-water mark) for ``stall_timeout`` seconds is aborted, and so is one with a backlog when
+    queued behind the backlog). Here the kernel's send buffer is bounded (``send_buffer``), and a
+    transport whose writing stays paused (its buffer above its high-water mark) for
+    ``stall_timeout`` seconds is aborted, and so is one with a backlog when
     it misses its pong or a close has not flushed within ``stall_timeout``. Before an abort the
     app is told why (``websocket.disconnect`` with the reason :data:`STALLED` or
     :data:`MISSED_PONG`), so the session ends, leaves the fan-out and counts it; the abort drops
@@ -111,10 +112,21 @@ class GivingUpSocket(WebSocketsSansIOProtocol):
         _loop: asyncio.AbstractEventLoop | None = None,
         *,
         stall_timeout: float,
+        send_buffer: int,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.stall_timeout = stall_timeout
+        self.send_buffer = send_buffer
         self.stall_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        raw = transport.get_extra_info("socket")
+        if raw is not None and self.send_buffer:
+            # The kernel's own, which grows to megabytes on a fast link, for a reader that may
+            # have stopped: past this, frames wait in the transport, where a stall is seen.
+            with contextlib.suppress(OSError):
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
 
     def pause_writing(self) -> None:
         super().pause_writing()
@@ -185,7 +197,11 @@ def socket_options(settings: Settings) -> dict[str, Any]:
     """uvicorn's socket options for ``settings`` (tests serve with these too)."""
     protocol: Any = settings.ws_protocol
     if protocol == "websockets-sansio":
-        protocol = functools.partial(GivingUpSocket, stall_timeout=settings.ws_stall_timeout_s)
+        protocol = functools.partial(
+            GivingUpSocket,
+            stall_timeout=settings.ws_stall_timeout_s,
+            send_buffer=settings.ws_send_buffer_kib * 1024,
+        )
     return dict(
         ws=protocol,
         # uvicorn's own limit sits above the app's, so the app is the one that answers an

@@ -65,6 +65,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How long a socket's backlog may stay full (the peer reads nothing, so the server cannot
     write to it) before the server aborts it, freeing its buffers; a close that has not flushed
     within as long is an abort too (docs/reliability.md, "Sockets that stop reading")."""
+    ws_send_buffer_kib: int = 64
+    """The kernel's send buffer per socket (``SO_SNDBUF``; Linux keeps twice as much; 0: the
+    kernel's own, which grows to megabytes on a fast link): what a socket that stopped reading
+    holds in the kernel, and how soon its backlog counts as full."""
     ws_protocol: Literal["websockets-sansio", "websockets", "wsproto"] = "websockets-sansio"
     """uvicorn's implementation of the socket protocol, named so that no other uvicorn's default
     applies. The sans-I/O one (uvicorn's own default since 0.50) keeps no tasks per socket and
@@ -118,6 +122,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             raise ValueError("presence_refresh_s must be above 0.")
         if self.ws_stall_timeout_s <= 0:
             raise ValueError("ws_stall_timeout_s must be above 0.")
+        if self.ws_send_buffer_kib < 0:
+            raise ValueError("ws_send_buffer_kib must be 0 (the kernel's own) or more.")
         if self.gc_young_threshold < 0:
             raise ValueError("gc_young_threshold must be 0 (CPython's default) or more.")
         if self.bot_pace_ms < 0 or self.bot_workers < 0:
