@@ -2,19 +2,20 @@
 they held given back?
 
     python loadtests/stalled_sockets.py [--sockets 2000] [--idle 20] [--stall-timeout 2]
-                                        [--ping-interval 3] [--redis-url URL]
+                                        [--ping-interval 10] [--send-buffer-kib 64]
+                                        [--redis-url URL]
 
-A ``tabletale serve`` process on loopback (``ws_stall_timeout_s`` and ``ws_ping_interval_s`` set
-from the flags) serves Gil & Ennis campaigns, one per 100 spectators. This script opens
-``--sockets`` spectator sockets with a tiny kernel receive buffer (``SO_RCVBUF``), reads each
-one's ``welcome`` and then nothing more, plus ``--idle`` sockets that say hello to no campaign and
-never read at all, and one spectator per campaign that reads everything. It plays the campaigns
-over HTTP (random legal actions, rewound to the start every 20 versions) until the server has
-dropped every stalled socket or a deadline passes, then reports as one JSON object: the server's
-RSS before the sockets, at its peak and after they are gone; its open file descriptors; the
-sockets it counts (``tabletale_sockets_connected``) and has dropped
-(``tabletale_sockets_dropped``); how long after opening the last socket the stalled and the idle
-ones were closed; and how late the reading spectators' updates came.
+A ``tabletale serve`` process on loopback (``ws_stall_timeout_s``, ``ws_ping_interval_s`` and
+``ws_send_buffer_kib`` set from the flags) serves Gil & Ennis campaigns, one per 100
+spectators. This script opens ``--sockets`` spectator sockets with a tiny kernel receive buffer
+(``SO_RCVBUF``), reads each one's ``welcome`` and then nothing more, plus ``--idle`` sockets that
+open on a campaign, say nothing and read nothing, and one spectator per campaign that reads
+everything. It plays the campaigns over HTTP (random legal actions, rewound to the start every
+10 versions) until the server has dropped every stalled socket or a deadline passes, then
+reports as one JSON object: the server's RSS before the sockets, at its peak and after they are
+gone; its open file descriptors; the sockets it counts (``tabletale_sockets_connected``) and has
+dropped (``tabletale_sockets_dropped``); how long after opening the last socket the stalled and
+the idle ones were closed; and how late the reading spectators' updates came.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ if str(ROOT) not in sys.path:
 from loadtests.server_under_test import memory_kib, tabletale_server  # noqa: E402
 
 PER_CAMPAIGN = 100
-REWIND_AFTER = 20
+REWIND_AFTER = 10
 ESTABLISHED = 1
 """``TCP_ESTABLISHED`` in Linux's ``tcp_states.h``: a FIN or a reset from the server moves a
 socket out of it."""
@@ -240,11 +241,12 @@ async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, An
         while time.monotonic() < deadline:
             rss_peak, fds_peak = max(rss_peak, rss_kib()), max(fds_peak, open_fds(pid))
             now = time.monotonic() - opened_at
-            if idle_closed_s is None and all(closed_by_peer(s) for s in idlers):
+            idle_open = sum(not closed_by_peer(s) for s in idlers)
+            if idle_closed_s is None and not idle_open:
                 idle_closed_s = now
             # The server's own count: a FIN cannot reach a peer whose receive window is full.
             connected = metric(await scrape(), "tabletale_sockets_connected")
-            if stalled_closed_s is None and connected <= sockets_start:
+            if stalled_closed_s is None and connected <= sockets_start + idle_open:
                 stalled_closed_s = now
             if stalled_closed_s is not None and idle_closed_s is not None:
                 break
@@ -255,7 +257,7 @@ async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, An
         text = await scrape()
         sockets_after = metric(text, "tabletale_sockets_connected")
         dropped = {
-            reason: metric(text, f'tabletale_sockets_dropped{{reason="{reason}"}}')
+            reason: metric(text, f'tabletale_sockets_dropped_total{{reason="{reason}"}}')
             for reason in ("stalled", "missed_pong")
         }
         for sock in (*stalled, *idlers):
@@ -269,6 +271,7 @@ async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, An
             "idle": args.idle,
             "stall_timeout_s": args.stall_timeout,
             "ping_interval_s": args.ping_interval,
+            "send_buffer_kib": args.send_buffer_kib,
             "actions": actions,
             "reader_updates": sum(r.updates for r in readers),
             "reader_lateness_ms_p50": round(lateness[len(lateness) // 2] * 1000, 1)
@@ -291,12 +294,14 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=2000)
     parser.add_argument("--idle", type=int, default=20)
     parser.add_argument("--stall-timeout", type=float, default=2.0)
-    parser.add_argument("--ping-interval", type=float, default=3.0)
+    parser.add_argument("--ping-interval", type=float, default=10.0)
+    parser.add_argument("--send-buffer-kib", type=int, default=64)
     parser.add_argument("--deadline", type=float, default=40.0, help="give up after (s)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     os.environ["TABLETALE_WS_STALL_TIMEOUT_S"] = str(args.stall_timeout)
     os.environ["TABLETALE_WS_PING_INTERVAL_S"] = str(args.ping_interval)
+    os.environ["TABLETALE_WS_SEND_BUFFER_KIB"] = str(args.send_buffer_kib)
     with tabletale_server(workers=1, redis_url=args.redis_url) as (base, server, _log):
         figures = asyncio.run(measure(base, server.pid, args))
     print(json.dumps(figures))
