@@ -3,11 +3,22 @@ and in games played in chapters the attempts at each chapter won and lost)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from domain.core.game import ChapterAttempts, Game, Outcome
+
+KNOWN_LUCK = "known_luck"
+"""The campaign attribute (value ``"1"``) of a campaign whose luck anyone may know: one created
+with a chosen seed (it replays the same luck on any server), or a fork that keeps the luck of a
+finished campaign (whose seed and salt are revealed) or of one whose luck was known already. Its
+results are counted apart from the others' (:mod:`projections.stats`)."""
+
+
+def known_luck(attrs: Mapping[str, str]) -> bool:
+    return attrs.get(KNOWN_LUCK) == "1"
 
 
 class CatalogEntry(msgspec.Struct, frozen=True):
@@ -27,6 +38,8 @@ class CatalogEntry(msgspec.Struct, frozen=True):
     attempts_lost: int = 0
     attempts: tuple[ChapterAttempts, ...] = ()
     """The same per chapter."""
+    known_luck: bool = False
+    """Whether anyone may know the campaign's luck (see :data:`KNOWN_LUCK`)."""
 
 
 def catalog_entry(
@@ -39,6 +52,7 @@ def catalog_entry(
     updated_ms: int,
     parent: str | None = None,
     fork_version: int = 0,
+    known_luck: bool = False,
 ) -> CatalogEntry:
     """The entry of a campaign whose head (``version``) has state ``state``."""
     progress = game.progress(state)
@@ -56,4 +70,5 @@ def catalog_entry(
         attempts_won=sum(a.won for a in progress.attempts),
         attempts_lost=sum(a.lost for a in progress.attempts),
         attempts=progress.attempts,
+        known_luck=known_luck,
     )

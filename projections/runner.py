@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from domain.core.errors import UnsupportedRuleset
 from domain.core.game import Game
-from projections.catalog import CatalogEntry, catalog_entry
+from projections.catalog import CatalogEntry, catalog_entry, known_luck
 from projections.stats import GameStats, statistics
 
 log = logging.getLogger("tabletale.projections")
@@ -39,6 +39,9 @@ class CampaignMeta(Protocol):
 
     @property
     def fork_version(self) -> int: ...
+
+    @property
+    def attrs(self) -> dict[str, str]: ...
 
 
 class CampaignSource(Protocol):
@@ -100,6 +103,7 @@ class CatalogRunner:
             updated_ms=info.updated_ms,
             parent=info.parent,
             fork_version=info.fork_version,
+            known_luck=known_luck(info.attrs),
         )
         self._entries[info.id] = entry
         return entry

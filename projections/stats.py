@@ -23,6 +23,10 @@ class Tally(msgspec.Struct, frozen=True):
     attempts_won: int = 0
     """Chapter attempts won (games played in chapters)."""
     attempts_lost: int = 0
+    known_luck: int = 0
+    """Campaigns whose luck anyone may know (a chosen seed, or a fork keeping revealed luck):
+    counted here and in none of the figures above, so no win on known luck counts with the
+    others."""
 
 
 class GameStats(msgspec.Struct, frozen=True):
@@ -32,11 +36,20 @@ class GameStats(msgspec.Struct, frozen=True):
 
 
 class _Counter:
-    __slots__ = ("attempts_lost", "attempts_won", "games", "length", "losses", "running", "wins")
+    __slots__ = (
+        "attempts_lost",
+        "attempts_won",
+        "games",
+        "known_luck",
+        "length",
+        "losses",
+        "running",
+        "wins",
+    )
 
     def __init__(self) -> None:
         self.games = self.running = self.wins = self.losses = self.length = 0
-        self.attempts_won = self.attempts_lost = 0
+        self.attempts_won = self.attempts_lost = self.known_luck = 0
 
     def add(self, entry: CatalogEntry) -> None:
         self.games += 1
@@ -60,6 +73,7 @@ class _Counter:
             round(average, 2),
             self.attempts_won,
             self.attempts_lost,
+            self.known_luck,
         )
 
 
@@ -69,6 +83,9 @@ def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
     chapters: dict[str, dict[str, _Counter]] = {}
     for entry in entries:
         total = totals.setdefault(entry.game, _Counter())
+        if entry.known_luck:
+            total.known_luck += 1
+            continue
         total.add(entry)
         total.attempts_won += entry.attempts_won
         total.attempts_lost += entry.attempts_lost

@@ -243,6 +243,9 @@ class StateOut(msgspec.Struct, frozen=True):
     salt: str | None = None
     points: PointsOut | None = None
     """Where the campaign may be forked and rewound to, around ``version``."""
+    known_luck: bool = False
+    """Whether anyone may know the campaign's luck: a chosen seed, or a fork that kept revealed
+    luck. Its results are counted apart in the statistics."""
 
 
 class CampaignOut(msgspec.Struct, frozen=True):

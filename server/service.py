@@ -20,6 +20,7 @@ from domain.core.game import Game, Step, check_seats, options_of
 from domain.core.hashing import seed_commitment, state_hash
 from domain.core.rng import SEED_BITS
 from domain.games import get_game
+from projections.catalog import KNOWN_LUCK, known_luck
 from projections.log import Seeding, last_seeding
 from server.auth import PRIVATE, is_private
 from server.codec import Recorded, codec_for
@@ -89,6 +90,7 @@ class CampaignService:
         check_seats(game, seat_tuple)
         options = dict(sorted((options or {}).items()))
         options_of(game, options)  # refused here, before anything is stored
+        chosen = seed
         seed, salt = self._luck(seed)
         created = CampaignCreated(
             game.info.name, game.info.ruleset, seed, salt, seat_tuple, options
@@ -106,6 +108,8 @@ class CampaignService:
             ORIGIN: str(len(steps)),
             SEEDED_AT: "1",
         }
+        if chosen is not None:
+            all_attrs[KNOWN_LUCK] = "1"
         facts = Facts(campaign_id, game, seat_tuple, origin=len(steps), attrs=all_attrs)
 
         async def register(payloads: list[bytes]) -> object:
@@ -271,6 +275,8 @@ class CampaignService:
         child_attrs = {**inherited, **(attrs or {})}
         listed = not is_private(child_attrs)
         if reseed is False:
+            if known_luck(facts.attrs) or parent.outcome != "running":
+                child_attrs[KNOWN_LUCK] = "1"  # the parent's luck, revealed or known already
             await self.store.fork(
                 campaign_id, at, child_id, now_ms=self._clock(), attrs=child_attrs, listed=listed
             )
@@ -280,6 +286,8 @@ class CampaignService:
         # The new luck starts at the reseed: no rewind may return to the parent's generator.
         reseeded_at = at + 1
         child_attrs |= {SEED_HASH: seed_hash, ORIGIN: str(reseeded_at), SEEDED_AT: str(reseeded_at)}
+        if reseed is not True:
+            child_attrs[KNOWN_LUCK] = "1"  # a seed the forker chose
         state = await self.heads.state_at(campaign_id, at)
         child = Facts(
             child_id,

@@ -191,7 +191,9 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
     clear(extraActions, h("h2", { class: "panel-title" }, live && token ? "Your actions" : "Actions"), rest, actionsNote(rest, choices, state, live));
     clear(dangerSlot, live && token && replica.outcome === "running" && online() ? dangerMenu(replica.legalActions || [], takeDangerous) : null);
     const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
-    status.textContent = `Move ${replica.version} · ${who}`;
+    status.textContent = `Move ${replica.version} · ${who}${entry.entry.known_luck ? " · known luck" : ""}`;
+    status.title = entry.entry.known_luck
+      ? "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart." : "";
     status.dataset.version = String(replica.version);
     status.dataset.seat = replica.seat || "";
     boardSlot.dataset.version = String(source.version);

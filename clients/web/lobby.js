@@ -200,6 +200,7 @@ function progress(entry, info) {
 }
 
 const STATUS = { running: "Playing", won: "Won", lost: "Lost" };
+const KNOWN_LUCK = "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart.";
 
 function campaignRow(entry, infos) {
   const info = infos[entry.game];
@@ -211,7 +212,8 @@ function campaignRow(entry, infos) {
   return h("tr", { dataset: { campaign: entry.id } },
     h("td", { dataset: { label: "Campaign" } }, h("strong", {}, info?.title || entry.game), h("div", { class: "muted small mono" }, entry.id.slice(0, 8)), lineage),
     h("td", { dataset: { label: "Progress" } }, progress(entry, info)),
-    h("td", { dataset: { label: "State" } }, h("span", { class: `status status-${entry.status}` }, STATUS[entry.status] || humanize(entry.status))),
+    h("td", { dataset: { label: "State" } }, h("span", { class: `status status-${entry.status}` }, STATUS[entry.status] || humanize(entry.status)),
+      entry.known_luck ? h("div", { class: "muted small known-luck", title: KNOWN_LUCK }, "known luck") : null),
     h("td", { class: "muted", dataset: { label: "Updated" } }, ago(entry.updated_ms)),
     h("td", { class: "row-actions" }, h("div", {}, play, h("a", { class: "button ghost", href: `#/c/${entry.id}/watch` }, "Watch"))));
 }

@@ -307,6 +307,7 @@ def test_a_twenty_digit_seed_typed_in_the_lobby_is_the_seed_stored_and_revealed(
     card.get_by_role("button", name=re.compile("^New .* campaign$")).click()
     expect(headline(page)).to_have_text("Your move")
     cid = page.url.rsplit("/", 1)[-1]
+    expect(page.locator(".campaign-status")).to_contain_text("known luck")
     end = page.locator(".end-panel")
     while page.locator("button.action:enabled").count():
         before = version_of(page)
