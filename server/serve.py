@@ -84,6 +84,10 @@ def browser_url(settings: Settings) -> str:
     return f"http://{host}:{settings.port}/"
 
 
+WRITE_HIGH_WATER = 16 * 1024
+"""Bytes a socket's transport may hold before writing pauses (asyncio's and uvloop's default is
+64 KiB); the kernel's send buffer (``ws_send_buffer_kib``) does the rest of the buffering."""
+
 _RESET = struct.pack("ii", 1, 0)
 """``SO_LINGER`` on, for 0 s: closing the socket resets the connection and drops what the
 kernel still holds for the peer, instead of keeping it for minutes of retransmissions."""
@@ -121,6 +125,10 @@ class GivingUpSocket(WebSocketsSansIOProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
+        # uvicorn writes a frame only while the transport is below its high-water mark, so this
+        # is what a socket holds in the process besides its outbox's frames (shared with other
+        # sockets) until it is given up on.
+        self.transport.set_write_buffer_limits(high=WRITE_HIGH_WATER)
         raw = transport.get_extra_info("socket")
         if raw is not None and self.send_buffer:
             # The kernel's own, which grows to megabytes on a fast link, for a reader that may
