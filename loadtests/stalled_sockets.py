@@ -3,7 +3,7 @@ they held given back?
 
     python loadtests/stalled_sockets.py [--sockets 2000] [--idle 20] [--stall-timeout 2]
                                         [--ping-interval 10] [--send-buffer-kib 64]
-                                        [--redis-url URL]
+                                        [--waves 3] [--redis-url URL]
 
 A ``tabletale serve`` process on loopback (``ws_stall_timeout_s``, ``ws_ping_interval_s`` and
 ``ws_send_buffer_kib`` set from the flags) serves Gil & Ennis campaigns, one per 100
@@ -11,11 +11,13 @@ spectators. This script opens ``--sockets`` spectator sockets with a tiny kernel
 (``SO_RCVBUF``), reads each one's ``welcome`` and then nothing more, plus ``--idle`` sockets that
 open on a campaign, say nothing and read nothing, and one spectator per campaign that reads
 everything. It plays the campaigns over HTTP (random legal actions, rewound to the start every
-10 versions) until the server has dropped every stalled socket or a deadline passes, then
-reports as one JSON object: the server's RSS before the sockets, at its peak and after they are
-gone; its open file descriptors; the sockets it counts (``tabletale_sockets_connected``) and has
+10 versions) until the server has closed every stalled and idle socket or a deadline passes,
+and does all that ``--waves`` times on the same campaigns, so that what memory a wave leaves
+behind shows (is it kept, or used again by the next?). It reports as one JSON object, per wave:
+the server's RSS before the sockets, at its peak and after they are gone; its open file
+descriptors likewise; the sockets it counts (``tabletale_sockets_connected``) and the ones it
 dropped (``tabletale_sockets_dropped``); how long after opening the last socket the stalled and
-the idle ones were closed; and how late the reading spectators' updates came.
+the idle ones were closed; and over the run, how late the reading spectators' updates came.
 """
 
 from __future__ import annotations
@@ -185,17 +187,107 @@ async def play(
     return actions
 
 
+class Server:
+    """The server under test, as this script sees it: its metrics, descriptors and memory."""
+
+    def __init__(self, http: httpx.AsyncClient, pid: int) -> None:
+        self.http = http
+        self.pid = pid
+
+    async def metric(self, name: str) -> float:
+        return metric((await self.http.get("/metrics")).text, name)
+
+    async def dropped(self) -> dict[str, float]:
+        text = (await self.http.get("/metrics")).text
+        return {
+            reason: metric(text, f'tabletale_sockets_dropped_total{{reason="{reason}"}}')
+            for reason in ("stalled", "missed_pong")
+        }
+
+    def fds(self) -> int:
+        return open_fds(self.pid)
+
+    def rss_mb(self) -> float:
+        return round(memory_kib([self.pid], "VmRSS") / 1024, 1)
+
+
+async def wave(
+    server: Server,
+    port: int,
+    campaigns: list[dict[str, Any]],
+    readers: list[Reader],
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Open the stalled and idle sockets, play until the server has closed them all (or the
+    deadline), and say what it took."""
+    sockets_start = await server.metric("tabletale_sockets_connected")
+    dropped_start = await server.dropped()
+    fds_start, rss_start = server.fds(), server.rss_mb()
+    hello = json.dumps({"type": "hello"})
+    limit = asyncio.Semaphore(64)
+
+    async def stalled_one(n: int) -> socket.socket:
+        async with limit:
+            cid = campaigns[n // PER_CAMPAIGN]["id"]
+            return await stalled_socket(port, f"/ws/campaigns/{cid}", hello)
+
+    async def idle_one() -> socket.socket:
+        async with limit:
+            # On a campaign, saying nothing: no updates, only pings (unanswered).
+            return await stalled_socket(port, f"/ws/campaigns/{campaigns[0]['id']}", None)
+
+    stalled = await asyncio.gather(*(stalled_one(n) for n in range(args.sockets)))
+    idlers = await asyncio.gather(*(idle_one() for _ in range(args.idle)))
+    opened_at = time.monotonic()
+    sockets_open = await server.metric("tabletale_sockets_connected")
+    stop = asyncio.Event()
+    players = [
+        asyncio.create_task(play(server.http, c, r, stop))
+        for c, r in zip(campaigns, readers, strict=True)
+    ]
+    rss_peak, fds_peak = server.rss_mb(), server.fds()
+    stalled_closed_s = idle_closed_s = None
+    while time.monotonic() < opened_at + args.deadline:
+        rss_peak, fds_peak = max(rss_peak, server.rss_mb()), max(fds_peak, server.fds())
+        now = time.monotonic() - opened_at
+        idle_open = sum(not closed_by_peer(s) for s in idlers)
+        if idle_closed_s is None and not idle_open:
+            idle_closed_s = round(now, 2)
+        # The server's own count: a FIN cannot reach a peer whose receive window is full.
+        connected = await server.metric("tabletale_sockets_connected")
+        if stalled_closed_s is None and connected <= sockets_start + idle_open:
+            stalled_closed_s = round(now, 2)
+        if stalled_closed_s is not None and idle_closed_s is not None:
+            break
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.1)  # a sampling period, not a wait on it
+    stop.set()
+    actions = sum(await asyncio.gather(*players))
+    figures = {
+        "actions": actions,
+        "stalled_closed_after_s": stalled_closed_s,
+        "idle_closed_after_s": idle_closed_s,
+        "sockets_connected": [
+            sockets_start,
+            sockets_open,
+            await server.metric("tabletale_sockets_connected"),
+        ],
+        "sockets_dropped": {
+            reason: count - dropped_start[reason]
+            for reason, count in (await server.dropped()).items()
+        },
+        "fds": [fds_start, fds_peak, server.fds()],
+        "rss_mb": [rss_start, rss_peak, server.rss_mb()],
+    }
+    for sock in (*stalled, *idlers):
+        sock.close()
+    return figures
+
+
 async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     port = int(base.rsplit(":", 1)[1])
-
-    def rss_kib() -> int:
-        return memory_kib([pid], "VmRSS")
-
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-
-        async def scrape() -> str:
-            return (await http.get("/metrics")).text
-
+        server = Server(http, pid)
         campaigns = []
         for _ in range(max(1, -(-args.sockets // PER_CAMPAIGN))):
             reply = await http.post("/api/campaigns", json={"game": "gil-ennis"})
@@ -208,85 +300,26 @@ async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, An
             url = base.replace("http", "ws", 1) + f"/ws/campaigns/{campaign['id']}"
             tasks.append(asyncio.create_task(reader.run(url, opened)))
             await asyncio.wait_for(opened.wait(), 30)
-        rss_start = rss_kib()
-        fds_start = open_fds(pid)
-        sockets_start = metric(await scrape(), "tabletale_sockets_connected")
-
-        hello = json.dumps({"type": "hello"})
-        limit = asyncio.Semaphore(64)
-
-        async def one(n: int) -> socket.socket:
-            async with limit:
-                cid = campaigns[n // PER_CAMPAIGN]["id"]
-                return await stalled_socket(port, f"/ws/campaigns/{cid}", hello)
-
-        async def idle() -> socket.socket:
-            async with limit:
-                # On a campaign, saying nothing: no updates, only pings (unanswered).
-                return await stalled_socket(port, f"/ws/campaigns/{campaigns[0]['id']}", None)
-
-        stalled = await asyncio.gather(*(one(n) for n in range(args.sockets)))
-        idlers = await asyncio.gather(*(idle() for _ in range(args.idle)))
-        opened_at = time.monotonic()
-        sockets_open = metric(await scrape(), "tabletale_sockets_connected")
-
-        stop = asyncio.Event()
-        players = [
-            asyncio.create_task(play(http, c, r, stop))
-            for c, r in zip(campaigns, readers, strict=True)
-        ]
-        rss_peak, fds_peak = rss_kib(), open_fds(pid)
-        stalled_closed_s = idle_closed_s = None
-        deadline = opened_at + args.deadline
-        while time.monotonic() < deadline:
-            rss_peak, fds_peak = max(rss_peak, rss_kib()), max(fds_peak, open_fds(pid))
-            now = time.monotonic() - opened_at
-            idle_open = sum(not closed_by_peer(s) for s in idlers)
-            if idle_closed_s is None and not idle_open:
-                idle_closed_s = now
-            # The server's own count: a FIN cannot reach a peer whose receive window is full.
-            connected = metric(await scrape(), "tabletale_sockets_connected")
-            if stalled_closed_s is None and connected <= sockets_start + idle_open:
-                stalled_closed_s = now
-            if stalled_closed_s is not None and idle_closed_s is not None:
-                break
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 0.1)  # a sampling period, not a wait on it
-        stop.set()
-        actions = sum(await asyncio.gather(*players))
-        text = await scrape()
-        sockets_after = metric(text, "tabletale_sockets_connected")
-        dropped = {
-            reason: metric(text, f'tabletale_sockets_dropped_total{{reason="{reason}"}}')
-            for reason in ("stalled", "missed_pong")
-        }
-        for sock in (*stalled, *idlers):
-            sock.close()
+        rss_start = server.rss_mb()
+        waves = [await wave(server, port, campaigns, readers, args) for _ in range(args.waves)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        lateness = sorted(x for r in readers for x in r.lateness)
-        return {
-            "sockets": args.sockets,
-            "idle": args.idle,
-            "stall_timeout_s": args.stall_timeout,
-            "ping_interval_s": args.ping_interval,
-            "send_buffer_kib": args.send_buffer_kib,
-            "actions": actions,
-            "reader_updates": sum(r.updates for r in readers),
-            "reader_lateness_ms_p50": round(lateness[len(lateness) // 2] * 1000, 1)
-            if lateness
-            else None,
-            "reader_lateness_ms_max": round(lateness[-1] * 1000, 1) if lateness else None,
-            "stalled_closed_after_s": None
-            if stalled_closed_s is None
-            else round(stalled_closed_s, 2),
-            "idle_closed_after_s": None if idle_closed_s is None else round(idle_closed_s, 2),
-            "sockets_connected": [sockets_start, sockets_open, sockets_after],
-            "sockets_dropped": dropped,
-            "fds": [fds_start, fds_peak, open_fds(pid)],
-            "rss_mb": [round(x / 1024, 1) for x in (rss_start, rss_peak, rss_kib())],
-        }
+    lateness = sorted(x for r in readers for x in r.lateness)
+    return {
+        "sockets": args.sockets,
+        "idle": args.idle,
+        "stall_timeout_s": args.stall_timeout,
+        "ping_interval_s": args.ping_interval,
+        "send_buffer_kib": args.send_buffer_kib,
+        "rss_mb_before": rss_start,
+        "waves": waves,
+        "reader_updates": sum(r.updates for r in readers),
+        "reader_lateness_ms_p50": round(lateness[len(lateness) // 2] * 1000, 1)
+        if lateness
+        else None,
+        "reader_lateness_ms_max": round(lateness[-1] * 1000, 1) if lateness else None,
+    }
 
 
 def main() -> None:
@@ -296,7 +329,8 @@ def main() -> None:
     parser.add_argument("--stall-timeout", type=float, default=2.0)
     parser.add_argument("--ping-interval", type=float, default=10.0)
     parser.add_argument("--send-buffer-kib", type=int, default=64)
-    parser.add_argument("--deadline", type=float, default=40.0, help="give up after (s)")
+    parser.add_argument("--waves", type=int, default=3, help="rounds of stalled sockets")
+    parser.add_argument("--deadline", type=float, default=40.0, help="give up a wave after (s)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     os.environ["TABLETALE_WS_STALL_TIMEOUT_S"] = str(args.stall_timeout)
