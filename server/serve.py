@@ -99,13 +99,13 @@ class GivingUpSocket(WebSocketsSansIOProtocol):
     uvicorn closes a socket by queueing a close frame and calling ``transport.close()``, which
     waits for the write buffer to drain first; for a peer that reads nothing it never drains, so
     the socket, its buffers and its session stayed for good (a missed pong too: the close frame
-    queued behind the backlog). Here the kernel's send buffer is bounded (``send_buffer``), and a
-    transport whose writing stays paused (its buffer above its high-water mark) for
-    ``stall_timeout`` seconds is aborted, and so is one with a backlog when
-    it misses its pong or a close has not flushed within ``stall_timeout``. Before an abort the
-    app is told why (``websocket.disconnect`` with the reason :data:`STALLED` or
-    :data:`MISSED_PONG`), so the session ends, leaves the fan-out and counts it; the abort drops
-    the buffers and resets the connection.
+    queued behind the backlog), and a server stopping waited on them. Here the kernel's send
+    buffer is bounded (``send_buffer``), and a transport is aborted when its writing stays paused
+    (its buffer above its high-water mark) for ``stall_timeout`` seconds, when it misses its pong
+    with frames still waiting, or when a close has not flushed within ``stall_timeout``. Before
+    an abort the app is told why (``websocket.disconnect`` with the reason :data:`STALLED` or
+    :data:`MISSED_PONG`), so the session ends, leaves the fan-out and presence and counts it; the
+    abort drops the buffers and resets the connection.
     """
 
     def __init__(
