@@ -58,7 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="Eila: play whole campaigns from the chapter on, not one attempt at it",
     )
     sim.add_argument(
-        "--bot", default="random", help="random (any game), greedy (Eila) or heuristic (Machina)"
+        "--bot",
+        default="random",
+        help="random (any game), search (any game), greedy (Eila) or heuristic (Machina)",
+    )
+    sim.add_argument(
+        "--level", type=int, choices=(1, 2, 3), default=None, help="the search bot's level (2)"
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
@@ -156,6 +161,7 @@ def _simulate(args: argparse.Namespace) -> int:
         seed=args.seed,
         players=args.players,
         bot=args.bot,
+        level=args.level,
         options=options,
         whole_campaigns=args.campaign,
     )
