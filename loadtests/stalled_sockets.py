@@ -3,21 +3,22 @@ they held given back?
 
     python loadtests/stalled_sockets.py [--sockets 2000] [--idle 20] [--stall-timeout 2]
                                         [--ping-interval 10] [--send-buffer-kib 64]
-                                        [--waves 3] [--redis-url URL]
+                                        [--waves 3] [--syncs 0] [--redis-url URL]
 
 A ``tabletale serve`` process on loopback (``ws_stall_timeout_s``, ``ws_ping_interval_s`` and
-``ws_send_buffer_kib`` set from the flags) serves Gil & Ennis campaigns, one per 100
-spectators. This script opens ``--sockets`` spectator sockets with a tiny kernel receive buffer
-(``SO_RCVBUF``), reads each one's ``welcome`` and then nothing more, plus ``--idle`` sockets that
-open on a campaign, say nothing and read nothing, and one spectator per campaign that reads
-everything. It plays the campaigns over HTTP (random legal actions, rewound to the start every
-10 versions) until the server has closed every stalled and idle socket or a deadline passes,
-and does all that ``--waves`` times on the same campaigns, so that what memory a wave leaves
-behind shows (is it kept, or used again by the next?). It reports as one JSON object, per wave:
-the server's RSS before the sockets, at its peak and after they are gone; its open file
-descriptors likewise; the sockets it counts (``tabletale_sockets_connected``) and the ones it
-dropped (``tabletale_sockets_dropped``); how long after opening the last socket the stalled and
-the idle ones were closed; and over the run, how late the reading spectators' updates came.
+``ws_send_buffer_kib`` set from the flags) serves Gil & Ennis campaigns, one per 100 spectators.
+This script opens ``--sockets`` spectator sockets with a tiny kernel receive buffer (``SO_RCVBUF``),
+reads each one's ``welcome`` and then nothing more (after asking for ``--syncs`` full views, which
+fill its backlog however slowly the campaigns are played), plus ``--idle`` sockets that open on a
+campaign, say nothing and read nothing, and one spectator per campaign that reads everything. It
+plays the campaigns over HTTP (random legal actions, rewound to the start every 10 versions) until
+the server has closed every stalled and idle socket or a deadline passes, and does all that
+``--waves`` times on the same campaigns, so that what memory a wave leaves behind shows (is it kept,
+or used again by the next?). It reports as one JSON object, per wave: the server's RSS before the
+sockets, at its peak and after they are gone; its open file descriptors likewise; the sockets it
+counts (``tabletale_sockets_connected``) and the ones it dropped (``tabletale_sockets_dropped``);
+how long after opening the last socket the stalled and the idle ones were closed; and over the run,
+how late the reading spectators' updates came.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ if str(ROOT) not in sys.path:
 from loadtests.server_under_test import memory_kib, tabletale_server  # noqa: E402
 
 PER_CAMPAIGN = 100
+SYNC = json.dumps({"type": "sync"})
 REWIND_AFTER = 10
 ESTABLISHED = 1
 """``TCP_ESTABLISHED`` in Linux's ``tcp_states.h``: a FIN or a reset from the server moves a
@@ -97,9 +99,11 @@ async def read_frame(loop: asyncio.AbstractEventLoop, sock: socket.socket) -> by
     return await read_exactly(loop, sock, size)
 
 
-async def stalled_socket(port: int, path: str, hello: str | None) -> socket.socket:
+async def stalled_socket(
+    port: int, path: str, hello: str | None, *, syncs: int = 0
+) -> socket.socket:
     """A socket that completes the handshake, says ``hello`` and reads its welcome (when it
-    says one), and is never read again."""
+    says one), asks for ``syncs`` full views, and is never read again."""
     loop = asyncio.get_running_loop()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)  # before connecting
@@ -121,6 +125,7 @@ async def stalled_socket(port: int, path: str, hello: str | None) -> socket.sock
         welcome = json.loads(await read_frame(loop, sock))
         if welcome["type"] != "welcome":
             raise ConnectionError(f"Expected a welcome, got {welcome['type']}.")
+        await loop.sock_sendall(sock, masked_text(SYNC) * syncs)
     return sock
 
 
@@ -229,7 +234,7 @@ async def wave(
     async def stalled_one(n: int) -> socket.socket:
         async with limit:
             cid = campaigns[n // PER_CAMPAIGN]["id"]
-            return await stalled_socket(port, f"/ws/campaigns/{cid}", hello)
+            return await stalled_socket(port, f"/ws/campaigns/{cid}", hello, syncs=args.syncs)
 
     async def idle_one() -> socket.socket:
         async with limit:
@@ -312,6 +317,7 @@ async def measure(base: str, pid: int, args: argparse.Namespace) -> dict[str, An
         "stall_timeout_s": args.stall_timeout,
         "ping_interval_s": args.ping_interval,
         "send_buffer_kib": args.send_buffer_kib,
+        "syncs": args.syncs,
         "rss_mb_before": rss_start,
         "waves": waves,
         "reader_updates": sum(r.updates for r in readers),
@@ -330,6 +336,9 @@ def main() -> None:
     parser.add_argument("--ping-interval", type=float, default=10.0)
     parser.add_argument("--send-buffer-kib", type=int, default=64)
     parser.add_argument("--waves", type=int, default=3, help="rounds of stalled sockets")
+    parser.add_argument(
+        "--syncs", type=int, default=0, help="full views each stalled socket asks for, unread"
+    )
     parser.add_argument("--deadline", type=float, default=40.0, help="give up a wave after (s)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()

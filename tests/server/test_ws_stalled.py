@@ -21,8 +21,10 @@ IDLE = 10
 STALL_S = 1.0
 PING_S = 4.0
 SEND_BUFFER_KIB = 4
-"""The kernel's send buffer per socket: small, so that a spectator's backlog fills within a few
-seconds of play (on loopback the kernel's own grows to megabytes)."""
+SYNCS = 40
+"""The kernel's send buffer per socket, small, and full views each stalled spectator asks for
+before it stops reading: its backlog is full from the start, however fast the campaigns are
+played (on loopback the kernel's own buffer grows to megabytes)."""
 MARGIN_S = 4.0
 PER_SOCKET_KIB = 160
 """At most what one stalled socket may add to the server's memory: the transport's 16 KiB, an
@@ -35,7 +37,8 @@ def figures(redis_url: str) -> dict[str, Any]:
     script = str(ROOT / "loadtests" / "stalled_sockets.py")
     command = [sys.executable, script, "--sockets", str(SOCKETS), "--idle", str(IDLE)]
     command += ["--stall-timeout", str(STALL_S), "--ping-interval", str(PING_S)]
-    command += ["--send-buffer-kib", str(SEND_BUFFER_KIB), "--waves", "2", "--deadline", "25"]
+    command += ["--send-buffer-kib", str(SEND_BUFFER_KIB), "--syncs", str(SYNCS)]
+    command += ["--waves", "2", "--deadline", "25"]
     command += ["--redis-url", redis_url]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=150)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -52,12 +55,11 @@ def test_spectators_whose_backlog_stays_full_are_dropped_before_their_pong_is_du
         # The ping is answered or missed by 2 x PING_S; a backlog full for STALL_S ends sooner.
         assert wave["stalled_closed_after_s"] is not None, figures
         assert wave["stalled_closed_after_s"] < 2 * PING_S, figures
+        # Every one was open (the first are dropped while the last still open) and dropped.
         assert wave["sockets_dropped"] == {"stalled": SOCKETS, "missed_pong": 0}, figures
-        before, during, after = wave["sockets_connected"]
-        assert during == before + SOCKETS + IDLE, figures
+        before, _, after = wave["sockets_connected"]
         assert after == before, figures
-        fds_before, fds_peak, fds_after = wave["fds"]
-        assert fds_peak >= fds_before + SOCKETS, figures
+        fds_before, _, fds_after = wave["fds"]
         assert fds_after <= fds_before + 5, figures
 
 
