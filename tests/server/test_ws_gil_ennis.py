@@ -13,7 +13,9 @@ MAX_STEPS = 5000
 
 
 async def test_a_whole_game_is_played_over_a_socket(live: Live, api: httpx.AsyncClient) -> None:
-    created = (await api.post("/api/campaigns", json={"game": "gil-ennis", "seed": 2024})).json()
+    # luck the server draws (the same on every run of the test server), so the statistics count
+    # the result: a chosen seed's would be counted apart, as known luck
+    created = (await api.post("/api/campaigns", json={"game": "gil-ennis"})).json()
     cid = created["id"]
     chooser = random.Random(7)
     async with socket_to(live, cid) as player:
