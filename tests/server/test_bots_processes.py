@@ -82,6 +82,8 @@ class Gil:
             gil, ennis = await self.state(live, "gil"), await self.state(live, "ennis")
             if gil["outcome"] != "running":
                 return True
+            if gil["version"] != ennis["version"]:
+                return False  # the bot moved between the two reads: look again
             if gil["legal_actions"] and not ennis["legal_actions"]:
                 self.steps += 1
                 body = {
@@ -94,7 +96,9 @@ class Gil:
                     json=body,
                     headers=auth(self.tokens["gil"]),
                 )
-                assert answer.status_code == 200, answer.text
+                # As a person would, look again when somebody acted first; anything else is wrong.
+                stale = answer.status_code == 409 and "stale_version" in answer.text
+                assert answer.status_code == 200 or stale, answer.text
             return False
 
         await until(step, f"{bot_moves} bot moves", timeout)
