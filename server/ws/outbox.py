@@ -152,6 +152,10 @@ class Outbox:
         self._closed = True
         self._frames.clear()
         self._bytes = 0
+        # The callbacks are the session's own methods: let go of them, so that the session, its
+        # socket and the socket's protocol are freed when dropped, not at the next full
+        # collection of reference cycles (rare, by design: server/collector.py).
+        self._send = self._on_lagging = _closed
         pump = self._pump
         if pump is not None and pump is not asyncio.current_task():
             pump.cancel()
@@ -164,3 +168,7 @@ def _size(frame: Frame) -> int:
     if data is None:
         data = frame.get("bytes")
     return 0 if data is None else len(data)
+
+
+async def _closed(*_: object) -> None:
+    raise RuntimeError("This outbox is closed.")
