@@ -1,8 +1,11 @@
-"""A socket's outbox is bounded in bytes as well as in frames."""
+"""A socket's outbox is bounded in bytes as well as in frames, and once closed holds nothing of
+its session."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 
 from server.ws.outbox import Frame, Outbox
 
@@ -42,3 +45,28 @@ async def test_a_frame_larger_than_max_bytes_is_still_sent_alone() -> None:
     outbox.put({"type": "websocket.send", "text": "y" * 50})
     await asyncio.wait_for(outbox.drained(), 5)
     assert [len(frame["text"]) for frame in sent] == [50]
+
+
+class Owner:
+    """A session's part: it holds its outbox, and the outbox holds its methods."""
+
+    def __init__(self) -> None:
+        self.outbox = Outbox(self.send, limit=10, on_lagging=self.lagging)
+
+    async def send(self, frame: Frame) -> None:
+        pass
+
+    async def lagging(self) -> None:
+        pass
+
+
+async def test_a_closed_outbox_lets_its_owner_be_freed_without_a_cycle_collection() -> None:
+    owner = Owner()
+    await owner.outbox.close()
+    gone = weakref.ref(owner)
+    gc.disable()
+    try:
+        del owner
+        assert gone() is None, "the owner waits for the cycle collector"
+    finally:
+        gc.enable()
