@@ -23,12 +23,11 @@ from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.point_runs import (
     OwnRuns,
-    PointRuns,
+    PointRunsNear,
     Run,
     check_points,
     extended,
     own_around,
-    runs_near,
 )
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ class _Campaign:
         self.indexed = info.fork_version
 
 
-class MemoryStore:
+class MemoryStore(PointRunsNear):
     def __init__(self) -> None:
         self._campaigns: dict[str, _Campaign] = {}
 
@@ -177,27 +176,6 @@ class MemoryStore:
     async def _own_runs(self, campaign_id: str, at: int, down: int, up: int) -> OwnRuns:
         campaign = self._get(campaign_id)
         return OwnRuns(campaign.indexed, *own_around(campaign.runs, at, down, up))
-
-    async def point_runs(
-        self,
-        campaign_id: str,
-        near: int,
-        *,
-        before: int,
-        after: int,
-        lowest: int = 1,
-        highest: int | None = None,
-    ) -> PointRuns:
-        return await runs_near(
-            self.info,
-            self._own_runs,
-            campaign_id,
-            near,
-            before=before,
-            after=after,
-            lowest=lowest,
-            highest=highest,
-        )
 
     async def record_points(
         self, campaign_id: str, since: int, through: int, points: Sequence[int]

@@ -153,3 +153,37 @@ def check_points(since: int, through: int, points: Sequence[int]) -> None:
         raise ValueError(f"Decision points must lie in {since + 1}..{through}: {list(points)}.")
     if any(a >= b for a, b in itertools.pairwise(points)):
         raise ValueError(f"Decision points must be given in ascending order: {list(points)}.")
+
+
+class PointRunsNear:
+    """``point_runs`` of the store contract for an adapter that answers ``info`` and its own
+    ``_own_runs`` query: the lineage walk (:func:`runs_near`) is the same in every store."""
+
+    async def info(self, campaign_id: str) -> CampaignInfo:
+        raise NotImplementedError
+
+    async def _own_runs(self, campaign_id: str, at: int, down: int, up: int) -> OwnRuns:
+        raise NotImplementedError
+
+    async def point_runs(
+        self,
+        campaign_id: str,
+        near: int,
+        *,
+        before: int,
+        after: int,
+        lowest: int = 1,
+        highest: int | None = None,
+    ) -> PointRuns:
+        """The runs of decision points within ``lowest..highest`` around ``near``, the parents'
+        included (see :meth:`server.store.base.EventStore.point_runs`)."""
+        return await runs_near(
+            self.info,
+            self._own_runs,
+            campaign_id,
+            near,
+            before=before,
+            after=after,
+            lowest=lowest,
+            highest=highest,
+        )

@@ -55,7 +55,7 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
-from server.store.point_runs import PointRuns, runs_near
+from server.store.point_runs import OwnRuns, PointRunsNear
 from server.store.redis_catalog import Catalog
 from server.store.redis_cluster import (
     ClusterLink,
@@ -84,7 +84,7 @@ _CREATE_LUA = _SCRIPTS.joinpath("redis_create.lua").read_text()
 _PAGE = 10_000  # stream entries per XRANGE when reading a long range
 
 
-class RedisStore:
+class RedisStore(PointRunsNear):
     """An EventStore over a ``redis.asyncio`` client (a ``RedisCluster`` for a cluster) created
     with ``decode_responses=False``."""
 
@@ -399,26 +399,8 @@ class RedisStore:
 
     # -- decision points (server.store.point_runs) ----------------------------------------
 
-    async def point_runs(
-        self,
-        campaign_id: str,
-        near: int,
-        *,
-        before: int,
-        after: int,
-        lowest: int = 1,
-        highest: int | None = None,
-    ) -> PointRuns:
-        return await runs_near(
-            self.info,
-            self._points.own_runs,
-            campaign_id,
-            near,
-            before=before,
-            after=after,
-            lowest=lowest,
-            highest=highest,
-        )
+    async def _own_runs(self, campaign_id: str, at: int, down: int, up: int) -> OwnRuns:
+        return await self._points.own_runs(campaign_id, at, down, up)
 
     async def record_points(
         self, campaign_id: str, since: int, through: int, points: Sequence[int]

@@ -34,7 +34,7 @@ from server.store.base import (
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
-from server.store.point_runs import OwnRuns, PointRuns, check_points, runs_near
+from server.store.point_runs import OwnRuns, PointRunsNear, check_points
 from server.store.sqlite_schema import connect, decode_attrs, immediate
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def _info(db: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
     return _parse_info(row)
 
 
-class SqliteStore:
+class SqliteStore(PointRunsNear):
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
         self._db: sqlite3.Connection | None = None
@@ -279,27 +279,6 @@ class SqliteStore:
             return sqlite_points.around(db, campaign_id, fork_version, at, down, up)
 
         return await self._run(work)
-
-    async def point_runs(
-        self,
-        campaign_id: str,
-        near: int,
-        *,
-        before: int,
-        after: int,
-        lowest: int = 1,
-        highest: int | None = None,
-    ) -> PointRuns:
-        return await runs_near(
-            self.info,
-            self._own_runs,
-            campaign_id,
-            near,
-            before=before,
-            after=after,
-            lowest=lowest,
-            highest=highest,
-        )
 
     async def record_points(
         self, campaign_id: str, since: int, through: int, points: Sequence[int]
