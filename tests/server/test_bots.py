@@ -20,6 +20,7 @@ from server.store.sqlite import SqliteStore
 from server.stores import SQLITE_FILE
 from tests.server.conftest import Live, Reproducible, Socket, auth, running, socket_to
 from tests.support import dice_race
+from tests.support.polling import eventually
 
 MAX_STEPS = 3000
 BOT = "search bot (level 1)"
@@ -245,12 +246,11 @@ async def bot_moves(api: httpx.AsyncClient, cid: str) -> int:
 
 async def wait_for(read: Any, done: Any, what: str, timeout: float = 20.0) -> None:
     """Read until ``done(value)``, or fail after ``timeout`` seconds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    value = await read()
-    while not done(value):
-        assert asyncio.get_running_loop().time() < deadline, f"not within {timeout} s: {what}"
-        await asyncio.sleep(0.05)  # polling interval
-        value = await read()
+
+    async def check() -> bool:
+        return bool(done(await read()))
+
+    await eventually(check, what, timeout)
 
 
 async def test_bots_resume_after_the_server_restarts(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ no command appended twice and no conflict between drivers."""
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import uuid
 from collections import Counter
@@ -21,6 +20,7 @@ from server.store.redis import RedisStore
 from tests.redis_support import delete_prefix
 from tests.server.conftest import Live, auth
 from tests.server.test_redis_processes import server_process, shared_redis
+from tests.support.polling import eventually
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 __all__ = ["shared_redis"]  # the fixture, for pytest
@@ -45,16 +45,6 @@ async def pair(shared_redis: str, tmp_path: Path) -> AsyncIterator[tuple[Live, L
 async def driver(http: httpx.AsyncClient, live: Live) -> dict[str, Any]:
     status: dict[str, Any] = (await http.get(f"{live.http}/api/bots")).json()
     return status
-
-
-async def until(check: Any, what: str, timeout: float) -> float:
-    """Await ``check()`` until it is true; the seconds it took (fails after ``timeout``)."""
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    while not await check():
-        assert loop.time() - started < timeout, f"not within {timeout} s: {what}"
-        await asyncio.sleep(0.05)  # polling interval
-    return loop.time() - started
 
 
 class Gil:
@@ -101,7 +91,7 @@ class Gil:
                 assert answer.status_code == 200 or stale, answer.text
             return False
 
-        await until(step, f"{bot_moves} bot moves", timeout)
+        await eventually(step, f"{bot_moves} bot moves", timeout)
 
     async def bot_moves(self, live: Live) -> int:
         events = (
@@ -131,7 +121,7 @@ async def test_a_killed_driver_is_replaced_and_the_bot_plays_on(
             statuses = [await driver(http, p) for p in (a, b)]
             return any(cid in status["driving"] for status in statuses)
 
-        await until(someone_drives, "a process drives the bot", TAKEOVER_LIMIT_S)
+        await eventually(someone_drives, "a process drives the bot", TAKEOVER_LIMIT_S)
         first, second = (a, b) if cid in (await driver(http, a))["driving"] else (b, a)
         assert cid not in (await driver(http, second))["driving"], "one driver at a time"
         await gil.play_until(second, bot_moves=2)
@@ -144,7 +134,9 @@ async def test_a_killed_driver_is_replaced_and_the_bot_plays_on(
         async def taken_over() -> bool:
             return cid in (await driver(http, second))["driving"]
 
-        took = await until(taken_over, "the other process takes the bot over", TAKEOVER_LIMIT_S)
+        took = await eventually(
+            taken_over, "the other process takes the bot over", TAKEOVER_LIMIT_S
+        )
         await gil.play_until(second, bot_moves=before + 2)
         status = await driver(http, second)
         assert status["conflicts"] == 0, status
