@@ -5,51 +5,19 @@ that never comes back makes it give up with a sentence and a non-zero status, ne
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
-from tests.clients.test_terminal import ROOT, SEED, number_of, spawn
-from tests.server.conftest import free_port, wait_ready
+from tests.clients.test_terminal import SEED, number_of, spawn
+from tests.server.conftest import free_port
+from tests.support.serve_process import serving, stop
 
 PROMPT = r"\r\n> "
 REDRAWS = 5
 """At most this many screens are drawn while a held move is sent and answered."""
-
-
-@contextlib.contextmanager
-def serving(port: int, data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``tabletale serve`` on ``port`` with the SQLite store in ``data_dir``, until the block ends
-    (or the test stops it sooner)."""
-    env = {k: v for k, v in os.environ.items() if k != "TABLETALE_REDIS_URL"}
-    command = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--data-dir", str(data_dir)]
-    with (data_dir / f"server-{port}.log").open("ab") as log:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log
-        )
-    try:
-        wait_ready(f"http://127.0.0.1:{port}")
-        yield process
-    finally:
-        stop(process)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()  # as a restart does: the server closes its sockets with 1012
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def test_the_client_resumes_after_a_server_restart_and_plays_on(tmp_path: Path) -> None:

@@ -112,9 +112,17 @@ def live(redis_url: str) -> Iterator[Live]:
     """The real server on the real Redis, under a key prefix of its own that is deleted after.
 
     Its campaigns are :class:`Reproducible`: a test plays the same games on every run."""
+    with on_redis(redis_url, Reproducible()) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def on_redis(redis_url: str, fresh: Fresh | None) -> Iterator[Live]:
+    """The server on ``redis_url`` under a key prefix of its own, deleted after; ``fresh``
+    gives its ids, seeds and salts (None: random ones, as in production)."""
     prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
     store = RedisStore.from_url(redis_url, prefix=prefix)
-    app = create_app(CampaignService(store, fresh=Reproducible()), close_store=True)
+    app = create_app(CampaignService(store, fresh=fresh), close_store=True)
     try:
         with running(app) as server:
             server.redis_url, server.prefix = redis_url, prefix

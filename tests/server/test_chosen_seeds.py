@@ -3,12 +3,9 @@ secret until the end; every seed travels as a decimal string, which no JSON clie
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import random
-import threading
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +21,7 @@ from server.service import CampaignService
 from server.store.base import EventStore
 from server.store.redis import RedisStore
 from server.store.sqlite import SqliteStore
-from tests.redis_support import delete_prefix
-from tests.server.conftest import Live, auth, running, socket_to
+from tests.server.conftest import Live, auth, on_redis, running, socket_to
 
 pytestmark = pytest.mark.redis
 
@@ -46,16 +42,8 @@ def another_server(path: Path) -> Iterator[tuple[Live, EventStore]]:
 def fresh_live(redis_url: str) -> Iterator[Live]:
     """A server on Redis as in production: random ids, seeds and salts (not the reproducible
     ones of ``live``, which share one salt)."""
-    prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
-    store = RedisStore.from_url(redis_url, prefix=prefix)
-    try:
-        with running(create_app(CampaignService(store), close_store=True)) as live:
-            live.redis_url, live.prefix = redis_url, prefix
-            yield live
-    finally:
-        cleanup = threading.Thread(target=asyncio.run, args=(delete_prefix(redis_url, prefix),))
-        cleanup.start()
-        cleanup.join(timeout=30)
+    with on_redis(redis_url, None) as live:
+        yield live
 
 
 @contextlib.asynccontextmanager

@@ -4,13 +4,8 @@ follows play, undone moves and forks said as such, and a chosen seed kept to the
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.conftest import Live, free_port, wait_ready
-from tests.server.test_redis_processes import LAUNCH, ROOT
+from tests.server.conftest import Live, free_port
+from tests.support.serve_process import serving
 from tests.web.conftest import (
     Problems,
     act_over_http,
@@ -182,31 +177,6 @@ def test_a_random_clicker_outside_the_danger_menu_never_ends_a_campaign_by_accid
         )
 
 
-@contextlib.contextmanager
-def served(port: int, data_dir: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """`tabletale serve` on ``port`` over the SQLite store in ``data_dir``, stopped as a person
-    stops it (SIGTERM) when the block ends."""
-    env = {k: v for k, v in os.environ.items() if k != "TABLETALE_REDIS_URL"}
-    with (data_dir / f"server-{port}.log").open("ab") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-c", LAUNCH, str(port), "", str(data_dir)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-    try:
-        wait_ready(f"http://127.0.0.1:{port}")
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def test_an_outage_shows_where_the_player_looks_pauses_actions_and_heals_without_a_reload(
     browser: Browser, problems: Problems, tmp_path: Path
 ) -> None:
@@ -216,7 +186,7 @@ def test_an_outage_shows_where_the_player_looks_pauses_actions_and_heals_without
     try:
         page = problems.watch(context.new_page())
         late = problems.watch(context.new_page())
-        with served(port, tmp_path):
+        with serving(port, tmp_path):
             created = httpx.post(f"{base}/api/campaigns", json={"game": "gil-ennis"}).json()
             cid, token = created["id"], created["seats"]["player"]
             late.goto(f"{base}/")  # a lobby open in another tab
@@ -237,7 +207,7 @@ def test_an_outage_shows_where_the_player_looks_pauses_actions_and_heals_without
         expect(late.locator(".page-title")).to_have_text("This campaign cannot be opened")
         expect(late.get_by_role("status")).to_contain_text("Trying again in")
 
-        with served(port, tmp_path):
+        with serving(port, tmp_path):
             expect(headline(page)).to_have_text("Your move")
             expect(page.locator("button.action:enabled").first).to_be_visible()
             assert page.evaluate("window.stayed === true"), "the page healed without a reload"
