@@ -245,7 +245,8 @@ class Soak:
             await asyncio.sleep(0.5)  # spread the spectators over the run
 
     async def run(self, players: int) -> None:
-        limits = httpx.Limits(max_connections=200)
+        # Idle connections close on this side well before the server's keep-alive ends.
+        limits = httpx.Limits(max_connections=200, keepalive_expiry=2.0)
         async with AsyncExitStack() as stack, httpx.AsyncClient(timeout=30, limits=limits) as http:
             self._stack = stack
             jobs = [self.player(http) for _ in range(players)]

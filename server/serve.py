@@ -218,6 +218,7 @@ def socket_options(settings: Settings) -> dict[str, Any]:
         ws_per_message_deflate=settings.ws_compression,
         ws_ping_interval=settings.ws_ping_interval_s,
         ws_ping_timeout=settings.ws_ping_interval_s,
+        timeout_keep_alive=settings.http_keep_alive_s,
     )
 
 

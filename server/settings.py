@@ -61,6 +61,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """How often the server pings a socket to find peers that vanished (one that does not answer
     within as long again is closed); each ping costs CPU per socket, which adds up with tens of
     thousands of idle sockets."""
+    http_keep_alive_s: float = 65.0
+    """How long an idle HTTP connection stays open for the next request. Above the pool expiry of
+    common clients (httpx, browsers) and of load balancers (60 s is usual), so that the client,
+    not the server, closes an idle connection: when the server closes first, a request sent at
+    that instant meets a closed socket and fails (uvicorn's own 5 s equals httpx's expiry)."""
     ws_stall_timeout_s: float = 5.0
     """How long a socket's backlog may stay full (the peer reads nothing, so the server cannot
     write to it) before the server aborts it, freeing its buffers; a close that has not flushed
@@ -120,6 +125,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
                 raise ValueError(f"{name} must be at least 1.")
         if self.presence_refresh_s <= 0:
             raise ValueError("presence_refresh_s must be above 0.")
+        if self.http_keep_alive_s <= 0:
+            raise ValueError("http_keep_alive_s must be above 0.")
         if self.ws_stall_timeout_s <= 0:
             raise ValueError("ws_stall_timeout_s must be above 0.")
         if self.ws_send_buffer_kib < 0:
