@@ -65,7 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--level", type=int, choices=(1, 2, 3), default=None, help="the search bot's level (2)"
     )
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object (Machina adds "eternity": how often each Eternity rule '
+        "fired and each rating level came into play, and rounds per expedition)",
+    )
     sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
 
     replay = commands.add_parser("replay", help="replay a stored campaign")

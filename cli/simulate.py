@@ -20,6 +20,7 @@ from domain.core.events import Options
 from domain.core.game import Game, Outcome
 from domain.core.rng import word
 from domain.games import get_game
+from domain.machina.summary import EternityReport, EternityTally, eternity_report, tally
 from server.fresh import Counted
 from server.service import CampaignService
 from server.store.memory import MemoryStore
@@ -41,6 +42,9 @@ class Report(msgspec.Struct):
     """The bot's thinking per decision, in milliseconds of this process's CPU time (so other
     work on the machine does not count), the median and the 95th percentile."""
     decision_ms_p95: float | None = None
+    eternity: EternityReport | None = None
+    """Machina: how often each Eternity rule fired and each rating level came into play, and
+    the rounds per expedition (see :class:`domain.machina.summary.EternityReport`)."""
 
 
 class ExportLine(msgspec.Struct):
@@ -100,6 +104,7 @@ async def run(
     wins = losses = events = attempts_won = attempts_lost = 0
     days: list[int] = []
     thought: list[float] = []
+    tallies: list[EternityTally] = []
     started = time.perf_counter()
     for n in range(sim.games):
         created = await service.create(
@@ -130,6 +135,8 @@ async def run(
             days.append(progress.day)
         attempts_won += sum(a.won for a in progress.attempts)
         attempts_lost += sum(a.lost for a in progress.attempts)
+        if game.info.name == "machina":
+            tallies.append(tally(r.event for r in await service.events(created.id)))
         if export is not None:
             for recorded in await service.events(created.id):
                 line = ExportLine(
@@ -150,6 +157,7 @@ async def run(
         attempts_lost=attempts_lost if game.info.chapters else None,
         decision_ms_p50=_percentile_ms(thought, 0.5),
         decision_ms_p95=_percentile_ms(thought, 0.95),
+        eternity=eternity_report(tallies),
     )
 
 

@@ -97,3 +97,14 @@ def test_the_report_gives_the_bots_thinking_time_per_decision() -> None:
     assert 0 < report.decision_ms_p50 <= report.decision_ms_p95
     empty = asyncio.run(run(Simulation(game="gil-ennis", games=0, seed=3)))
     assert empty.decision_ms_p95 is None
+
+
+def test_machina_reports_the_eternity_rules_that_fired() -> None:
+    sim = Simulation(game="machina", games=2, seed=1, players=2, bot="heuristic")
+    report = asyncio.run(run(sim))
+    assert report.eternity is not None
+    assert report.eternity.games == 2
+    assert report.eternity.rounds_min >= 1
+    assert set(report.eternity.reached) == {"spawn_rating_1", "horror_rating_2", "horror_rating_1"}
+    assert report.eternity.games_fired["chapter_tiles_placed"] == 2
+    assert simulate(1)["eternity"] is None  # other games have no Eternity rules
