@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +10,17 @@ from tests.redis_support import running_redis
 from tests.support import dice_race
 
 dice_race.register()
+
+QUICK_LANE = ("domain", "projections", "test_architecture.py")
+"""The quick lane (``pytest -m quick``, under a minute): the pure rooms, which need no server,
+Redis or browser, and the import contracts. The whole suite stays what CI runs."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests = Path(__file__).parent
+    for item in items:
+        if item.path.relative_to(tests).parts[0] in QUICK_LANE:
+            item.add_marker(pytest.mark.quick)
 
 
 @pytest.fixture(scope="session")
