@@ -1,0 +1,36 @@
+"""The crowd benchmark, briefly: a small crowd on two processes gets every update, and the
+figures it prints are there and plausible."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+def test_every_spectator_of_a_small_crowd_gets_every_update(redis_url: str) -> None:
+    small = ["--spectators", "60", "--processes", "2", "--actions", "6", "--pace", "5"]
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "loadtests" / "crowd.py"), *small, "--drivers", "2"],
+        env={"TABLETALE_REDIS_URL": redis_url, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(run.stdout)
+    assert figures["spectators"] == 60 and figures["processes"] == 2
+    assert figures["actions"] == 6
+    assert figures["last_update_ms"]["missing_updates"] == 0
+    assert 0 < figures["last_update_ms"]["p50"] <= figures["last_update_ms"]["max"]
+    assert figures["player_round_trip_ms"]["p50"] > 0
+    assert figures["server_cpu_us_per_frame"] > 0
