@@ -1,13 +1,15 @@
 """The peer's loop shape against tabletale, and the peer itself in the same run.
 
     python loadtests/peer_loop.py --sessions 1,50,200 --duration 15 [--workers 2]
-        [--paced 2.0] [--idle 10000] [--peer DIR] [--redis-url URL]
+        [--paced 2.0] [--churn] [--idle 10000] [--peer DIR] [--redis-url URL]
 
 For each configuration a tabletale server is started on a free loopback port (on Redis, under a
 key prefix of its own that is deleted afterwards), ``S`` sessions are set up (a campaign and a
 player socket each), then all of them loop together for ``D`` seconds: act, wait for the server's
 authoritative answer, record the round trip, act again. With ``--paced R`` each session acts ``R``
-times a second instead of as fast as it can. ``--idle N`` opens ``N`` player sockets that never act
+times a second instead of as fast as it can; with ``--churn`` a session whose campaign ends creates
+the next one and plays on (Gil & Ennis games end after about 45 actions), and the time to create
+the next campaign is reported apart. ``--idle N`` opens ``N`` player sockets that never act
 and measures what they cost the server. When Node and the boardgame.io harness (``--peer``) are
 present, the harness runs with the same ``S`` and ``D`` right after, so the ratios come from one
 sitting on one machine.
@@ -65,41 +67,28 @@ async def _session(
     out: dict[str, Any],
 ) -> None:
     rng = random.Random(index)
-    latencies: list[float] = out["latencies"]
-    frames_before = bytes_before = 0
+    ws = "ws" + base.removeprefix("http")
+    seed = index + 1
     try:
-        created = await create_campaign(base, game, seed=index + 1)
-        token = next(iter(created["seats"].values()))
-        ws = "ws" + base.removeprefix("http")
-        async with Seat.connect(ws, created["id"], token=token) as seat:
-            out["ready"] += 1
-            await start.wait()
-            frames_before, bytes_before = seat.frames_received, seat.bytes_received
-            begin, end = window
-            next_at = begin + rng.random() / pace if pace else begin
-            while True:
-                if pace:
-                    delay = next_at - time.time()
-                    if delay > 0:
-                        await asyncio.sleep(delay)  # the paced load's schedule, not a race
-                    next_at += 1.0 / pace
-                now = time.time()
-                if now >= end:
-                    return
-                if seat.outcome != "running" or not seat.legal_actions:
-                    out["ended"] += 1
-                    return
-                # A player at the table plays on: giving the campaign up is not a move.
-                moves = [a for a in seat.legal_actions if not a["id"].startswith(GIVING_UP)]
-                action = rng.choice(moves or seat.legal_actions)["id"]
-                sent = time.perf_counter()
-                await seat.act(action, timeout=10.0)
-                took = time.perf_counter() - sent
-                if time.time() <= end:
-                    latencies.append(took * 1000)
-                    out["frames"] += seat.frames_received - frames_before
-                    out["bytes"] += seat.bytes_received - bytes_before
-                frames_before, bytes_before = seat.frames_received, seat.bytes_received
+        created = await create_campaign(base, game, seed=seed)
+        first = True
+        while True:
+            token = next(iter(created["seats"].values()))
+            async with Seat.connect(ws, created["id"], token=token) as seat:
+                if first:
+                    out["ready"] += 1
+                    await start.wait()
+                    begin, end = window
+                    next_at = begin + rng.random() / pace if pace else begin
+                    first = False
+                next_at = await _play(seat, rng, next_at, end, pace, out)
+            if next_at is None:
+                return
+            # Churn: the campaign ended; the same player starts the next one at once.
+            seed += 1 << 20
+            sent = time.perf_counter()
+            created = await create_campaign(base, game, seed=seed)
+            out["restarts"].append((time.perf_counter() - sent) * 1000)
     except Exception as error:  # every failure of a session counts as an error
         out["errors"] += 1
         kinds: dict[str, int] = out["error_kinds"]
@@ -107,6 +96,43 @@ async def _session(
         kinds[kind] = kinds.get(kind, 0) + 1
         if kinds[kind] <= 2:
             print(f"driver: {kind}: {str(error)[:200]}", file=sys.stderr)
+
+
+async def _play(
+    seat: Seat,
+    rng: random.Random,
+    next_at: float,
+    end: float,
+    pace: float,
+    out: dict[str, Any],
+) -> float | None:
+    """Act until the window ends (None) or, with ``--churn``, until the campaign ends (the time
+    the next action is due, for the next campaign)."""
+    latencies: list[float] = out["latencies"]
+    frames_before, bytes_before = seat.frames_received, seat.bytes_received
+    while True:
+        if pace:
+            delay = next_at - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)  # the paced load's schedule, not a race
+            next_at += 1.0 / pace
+        now = time.time()
+        if now >= end:
+            return None
+        if seat.outcome != "running" or not seat.legal_actions:
+            out["ended"] += 1
+            return next_at if out["churn"] else None
+        # A player at the table plays on: giving the campaign up is not a move.
+        moves = [a for a in seat.legal_actions if not a["id"].startswith(GIVING_UP)]
+        action = rng.choice(moves or seat.legal_actions)["id"]
+        sent = time.perf_counter()
+        await seat.act(action, timeout=10.0)
+        took = time.perf_counter() - sent
+        if time.time() <= end:
+            latencies.append(took * 1000)
+            out["frames"] += seat.frames_received - frames_before
+            out["bytes"] += seat.bytes_received - bytes_before
+        frames_before, bytes_before = seat.frames_received, seat.bytes_received
 
 
 async def _idle(base: str, game: str, index: int, hold: asyncio.Event, out: dict[str, Any]) -> None:
@@ -130,6 +156,8 @@ async def drive(args: argparse.Namespace) -> None:
         "errors": 0,
         "ready": 0,
         "ended": 0,
+        "churn": args.churn,
+        "restarts": [],
         "error_kinds": {},
         "frames": 0,
         "bytes": 0,
@@ -190,6 +218,8 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             command += ["--first", str(first), "--count", str(count), "--pace", str(args.paced)]
             if args.idle:
                 command += ["--idle"]
+            if args.churn:
+                command += ["--churn"]
             drivers.append(
                 subprocess.Popen(
                     command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
@@ -235,7 +265,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "p95_ms": percentile(latencies, 95),
         "p99_ms": percentile(latencies, 99),
         "errors": errors,
-        "sessions_ended_early": sum(r["ended"] for r in results),
+        "campaigns_ended": sum(r["ended"] for r in results),
         "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
         "frames_per_action": round(sum(r["frames"] for r in results) / moves, 2) if moves else None,
@@ -243,6 +273,13 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "server_peak_rss_mb": round(peak / 1024, 1),
         "redis_connections_per_process": connections,
     }
+    if args.churn:
+        restarts = [x for r in results for x in r["restarts"]]
+        line["churn"] = {
+            "campaigns_started": len(restarts),
+            "create_p50_ms": percentile(restarts, 50),
+            "create_p99_ms": percentile(restarts, 99),
+        }
     if args.idle:
         sockets = sum(r["ready"] for r in results)
         line["idle_sockets"] = sockets
@@ -313,6 +350,11 @@ def main() -> None:
     parser.add_argument("--game", default="eila")
     parser.add_argument("--paced", type=float, default=0.0, help="actions per second per session")
     parser.add_argument("--idle", action="store_true", help="sockets that never act")
+    parser.add_argument(
+        "--churn",
+        action="store_true",
+        help="a session whose campaign ends creates the next one and plays on (Gil & Ennis)",
+    )
     parser.add_argument("--peer", default=str(DEFAULT_PEER))
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--profile", help="write a py-spy profile of the server here (.svg, .txt)")
