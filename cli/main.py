@@ -107,6 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(exit status 2; default: 120)",
     )
 
+    from cli import export, importing, migrate
+
+    export.register(commands)
+    importing.register(commands)
+    migrate.register(commands)
+
     content = commands.add_parser("content", help="content packs")
     content_kinds = content.add_subparsers(dest="content", required=True)
     check = content_kinds.add_parser("check", help="validate a content pack")
@@ -147,6 +153,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             from cli.content_check import check_content
 
             return check_content(args.path)
+        case "export":
+            from cli import export
+
+            return export.run(args)
+        case "import":
+            from cli import importing
+
+            return importing.run(args)
+        case "migrate":
+            from cli import migrate
+
+            return migrate.run(args)
     raise AssertionError(args.command)
 
 

@@ -1,0 +1,66 @@
+"""``tabletale export``: one campaign as a complete export file (``docs/export.md``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from domain.core.errors import DomainError
+from server.fresh import wall_clock_ms
+from server.service import CampaignService
+from server.store.base import StoreError
+from server.transfer.export_file import export_lines
+from server.transfer.store_url import open_named
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    export = commands.add_parser(
+        "export", help="write a campaign, its whole history, as an export file (JSON Lines)"
+    )
+    export.add_argument("campaign")
+    export.add_argument(
+        "--store",
+        help="the store's URL: sqlite:PATH, redis://..., redis+cluster://... (default: "
+        "$TABLETALE_STORE, else the server's settings)",
+    )
+    export.add_argument(
+        "-o", "--output", type=Path, help="the file to write (default: standard output)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(_export(args.campaign, args.store, args.output))
+
+
+async def _export(campaign_id: str, url: str | None, output: Path | None) -> int:
+    try:
+        store, named = open_named(url)
+    except ValueError as error:
+        print(f"tabletale: {error}", file=sys.stderr)
+        return 2
+    try:
+        lines = export_lines(CampaignService(store), campaign_id, taken_ms=wall_clock_ms())
+        if output is None:
+            async for line in lines:
+                sys.stdout.buffer.write(line)
+            sys.stdout.buffer.flush()
+            return 0
+        # Written beside the file and renamed over it: a failed export leaves no half file.
+        partial = output.with_name(output.name + ".part")
+        written = 0
+        with partial.open("wb") as file:
+            async for line in lines:
+                file.write(line)
+                written += 1
+        os.replace(partial, output)
+        events = written - 3  # besides the header, the campaign and the closing line
+        print(f"Exported campaign {campaign_id} ({events:,} events) from {named} to {output}.")
+        return 0
+    except (StoreError, DomainError) as error:
+        print(f"tabletale: {error}", file=sys.stderr)
+        return 2
+    finally:
+        await store.close()

@@ -1,0 +1,56 @@
+"""``GET /api/campaigns/{id}/export``: a seat's holder takes the campaign as an export file.
+
+Once the campaign has ended the file is complete, as ``tabletale export`` writes it; while it
+runs the file is partial, taken as the seat sees the campaign (:mod:`server.transfer.export_file`),
+and no import accepts it. Spectators have no export: the file is a player's record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from server.errors import ApiError
+from server.fresh import wall_clock_ms
+from server.http.context import context
+from server.http.respond import campaign_id, endpoint, seat_of
+from server.openapi import operation
+from server.transfer.export_file import export_lines
+from server.transfer.format import MEDIA_TYPE
+
+
+@operation(
+    "The campaign as an export file (JSON Lines, docs/export.md): complete once it has ended, "
+    "partial while it runs. For a seat's holder.",
+    str,
+    media_type=MEDIA_TYPE,
+    seat_token=True,
+)
+@endpoint
+async def export(request: Request) -> Response:
+    ctx = context(request)
+    cid = campaign_id(request)
+    seat = await seat_of(request)
+    if seat is None:
+        raise ApiError(
+            "forbidden", "Only a seat's holder may export a campaign; present the seat's token."
+        )
+    head = await ctx.service.head(cid)
+    partial_for = seat if head.outcome == "running" else None
+    lines = export_lines(ctx.service, cid, taken_ms=wall_clock_ms(), partial_for=partial_for)
+    # The first lines are produced before answering, so that an error is still a typed answer.
+    first = [await anext(lines), await anext(lines)]
+
+    async def body() -> AsyncIterator[bytes]:
+        for line in first:
+            yield line
+        async for line in lines:
+            yield line
+
+    scope = "partial" if partial_for is not None else "complete"
+    disposition = f'attachment; filename="{cid}-{scope}.jsonl"'
+    return StreamingResponse(
+        body(), media_type=MEDIA_TYPE, headers={"Content-Disposition": disposition}
+    )

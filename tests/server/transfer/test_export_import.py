@@ -1,0 +1,130 @@
+"""Export files round trip: a campaign of each game, and a fork standing alone, taken from the
+SQLite store and imported into Redis, a Redis Cluster or another SQLite store, where replaying
+it checks every state hash and every stored byte is the source's."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.service import CampaignService
+from server.store.base import EventStore
+from server.store.sqlite import SqliteStore
+from server.transfer.format import Segment
+from server.transfer.importing import import_export
+from server.transfer.reading import read_export
+from tests.server.transfer.campaigns import play_on, played
+from tests.server.transfer.stores import exported, lines_of, redis_store
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+async def source(tmp_path: Path) -> AsyncIterator[CampaignService]:
+    store = SqliteStore(tmp_path / "source.sqlite3")
+    yield CampaignService(store)
+    await store.close()
+
+
+async def same_campaign(source: EventStore, target: EventStore, campaign_id: str) -> None:
+    """Every stored byte, the creation time, attributes and listed flag alike on both sides,
+    and the target's copy replays to every state hash."""
+    mine, theirs = await source.read(campaign_id), await target.read(campaign_id)
+    assert [e.data for e in theirs] == [e.data for e in mine]
+    before, after = await source.info(campaign_id), await target.info(campaign_id)
+    assert (after.created_ms, after.attrs, after.listed, after.head) == (
+        before.created_ms,
+        before.attrs,
+        before.listed,
+        before.head,
+    )
+    report = await CampaignService(target).verify(campaign_id)
+    assert report.ok, report
+    assert report.events == before.head
+
+
+@pytest.mark.parametrize(
+    ("game", "kind"), [("gil-ennis", "redis"), ("eila", "cluster"), ("machina", "redis")]
+)
+async def test_a_finished_campaign_of_each_game_round_trips_into_redis(
+    game: str, kind: str, source: CampaignService, redis_url: str, redis_cluster_url: str
+) -> None:
+    campaign_id, tokens = await played(source, game, seed=11, private=game == "machina")
+    assert (await source.head(campaign_id)).outcome != "running"
+    data = await exported(source, campaign_id)
+    checked = read_export(lines_of(data))
+    assert checked.campaign.outcome != "running"
+    assert not any(token.encode() in data for token in tokens.values())  # hashes only
+    async with redis_store(redis_url if kind == "redis" else redis_cluster_url) as target:
+        assert (await import_export(target, checked)).outcome == "created"
+        await same_campaign(source.store, target, campaign_id)
+        # A second import finds every event there and writes nothing.
+        again = await import_export(target, read_export(lines_of(data)))
+        assert (again.outcome, again.events) == ("present", checked.campaign.head)
+
+
+async def test_a_running_campaign_exported_twice_is_completed_by_the_second_import(
+    source: CampaignService, redis_url: str
+) -> None:
+    campaign_id, _ = await played(source, "gil-ennis", seed=4, moves=6)
+    early = await exported(source, campaign_id)
+    await play_on(source, campaign_id, seed=5, moves=6)
+    later = await exported(source, campaign_id)
+    async with redis_store(redis_url) as target:
+        await import_export(target, read_export(lines_of(early)))
+        done = await import_export(target, read_export(lines_of(later)))
+        assert done.outcome == "completed"
+        assert done.appended == read_export(lines_of(later)).campaign.head - (
+            read_export(lines_of(early)).campaign.head
+        )
+        assert (await target.info(campaign_id)).head == done.events
+
+
+async def test_a_forks_export_stands_alone_and_joins_its_parent_where_it_is_held(
+    source: CampaignService, tmp_path: Path
+) -> None:
+    root, _ = await played(source, "gil-ennis", seed=21, moves=8)
+    at_root = (await source.head(root)).version
+    child = await source.fork(root, at_root, reseed=True)
+    await play_on(source, child.id, seed=22, moves=5)
+    at_child = (await source.head(child.id)).version
+    grandchild = await source.fork(child.id, at_child)
+    head = await play_on(source, grandchild.id, seed=23, moves=4)
+
+    data = await exported(source, grandchild.id)
+    checked = read_export(lines_of(data))
+    assert checked.campaign.lineage == (
+        Segment(root, 1, at_root),
+        Segment(child.id, at_root + 1, at_child),
+        Segment(grandchild.id, at_child + 1, head),
+    )
+    assert (checked.campaign.parent, checked.campaign.own_from) == (child.id, at_child + 1)
+    assert [e.version for e in checked.events] == list(range(1, head + 1))
+
+    # Into a store that holds nothing of its lineage: a campaign of its own, whole.
+    alone = SqliteStore(tmp_path / "alone.sqlite3")
+    try:
+        assert (await import_export(alone, checked)).outcome == "created"
+        info = await alone.info(grandchild.id)
+        assert (info.parent, info.head) == (None, head)
+        assert [e.data for e in await alone.read(grandchild.id)] == [
+            e.data for e in await source.store.read(grandchild.id)
+        ]
+        assert (await CampaignService(alone).verify(grandchild.id)).ok
+    finally:
+        await alone.close()
+
+    # Into a store that holds its parents: a fork again, of the same prefix.
+    lineage = SqliteStore(tmp_path / "lineage.sqlite3")
+    try:
+        for campaign_id in (root, child.id):
+            await import_export(lineage, read_export(lines_of(await exported(source, campaign_id))))
+        done = await import_export(lineage, checked)
+        assert (done.outcome, done.parent) == ("forked", child.id)
+        info = await lineage.info(grandchild.id)
+        assert (info.parent, info.fork_version, info.head) == (child.id, at_child, head)
+        await same_campaign(source.store, lineage, grandchild.id)
+    finally:
+        await lineage.close()
