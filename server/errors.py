@@ -32,6 +32,7 @@ STATUS: dict[str, int] = {
     "bad_request": status.HTTP_400_BAD_REQUEST,
     "unauthorized": status.HTTP_401_UNAUTHORIZED,
     "forbidden": status.HTTP_403_FORBIDDEN,
+    "not_visible_yet": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
     "stale_version": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,

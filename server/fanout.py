@@ -27,6 +27,7 @@ from projections.log import SeenEvent, seen
 from projections.patch import diff
 from server import logs
 from server.codec import Recorded
+from server.delay import delayed
 from server.fresh import wall_clock_ms
 from server.head import Head
 from server.heads import CHECK_BATCH, HeadRepository
@@ -300,8 +301,12 @@ class Hub:
         self._pushed(len(watchers))
         built: dict[tuple[str | None, Frames], Frame] = {}
         answering = origin.watcher if isinstance(origin, Origin) else None
+        # A delayed campaign's spectators get its versions as they come due (server.spectators).
+        held = delayed(after.facts.attrs)
         for watcher in watchers:
             seat = watcher.seat
+            if held and seat is None:
+                continue
             if watcher is answering:
                 assert isinstance(origin, Origin)
                 update = _update(before, after, recorded, seat)
@@ -327,7 +332,10 @@ class Hub:
         reason = "The campaign's stored history changed; this is the store's version of it."
         watchers = self._watchers.get(head.facts.id, [])
         self._pushed(len(watchers))
+        held = delayed(head.facts.attrs)
         for watcher in watchers:
+            if held and watcher.seat is None:
+                continue  # resynchronised by server.spectators
             watcher.outbox.put(watcher.frames.encode(sync_message(head, watcher.seat, reason)))
 
     def _shared(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:

@@ -19,6 +19,7 @@ from projections.patch import PatchOp
 from projections.stats import GameStats
 from projections.timeline import Line
 from projections.views import Choice
+from server.delay import SpectatorDelay
 
 # -- Bounds every number and string from a client is decoded against -----------------------
 
@@ -121,6 +122,8 @@ class CreateCampaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     private: bool = False
     bots: Annotated[dict[Name, BotSeatIn], msgspec.Meta(max_length=16)] | None = None
     """Seat -> the bot that plays it; the other seats are people's."""
+    spectator_delay: SpectatorDelay | None = None
+    """Spectators see the campaign this many moves or seconds behind the table, until it ends."""
 
     def __post_init__(self) -> None:
         if self.seed is not None:
@@ -138,6 +141,8 @@ class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reseed: Reseed = False
     """False: keep the parent's luck; True: fresh luck from a new random seed; a seed (see
     :func:`seed_of`): that seed, as an int once decoded."""
+    spectator_delay: SpectatorDelay | None = None
+    """The fork's own spectator delay: a fork does not inherit its parent's."""
 
     def __post_init__(self) -> None:
         if type(self.reseed) is not bool:
@@ -256,6 +261,8 @@ class CampaignOut(msgspec.Struct, frozen=True):
     seed: SeedOut | None = None
     """Revealed once the campaign has ended, with its salt."""
     salt: str | None = None
+    spectator_delay: SpectatorDelay | None = None
+    """How far behind the table spectators see the campaign while it runs."""
 
 
 class CatalogPage(msgspec.Struct, frozen=True):
@@ -325,6 +332,9 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     missed_more: bool = False
     decision_point: bool | None = None
     """Replays only: whether ``version`` is a decision point (see :class:`Update`)."""
+    spectator_delay: SpectatorDelay | None = None
+    """A spectator's welcome to a running campaign with a spectator delay: how far behind the
+    table this socket sees it (its updates come as they come due, until the campaign ends)."""
 
 
 class Missed(msgspec.Struct, frozen=True, tag="missed"):

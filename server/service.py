@@ -38,6 +38,7 @@ from server.points import (
     seeded_at,
 )
 from server.results import Acted, Created, Divergence, VerifyReport
+from server.spectators import Spectators
 from server.store.base import CampaignInfo, EventStore
 
 SEED_HASH = "seed_hash"
@@ -64,6 +65,8 @@ class CampaignService:
             store, clock=clock, capacity=cache_size, snapshot_every=snapshot_every
         )
         self.decision_points = DecisionPoints(self.heads)
+        self.spectators = Spectators(self.heads, clock=clock)
+        """What spectators may see of a campaign with a spectator delay."""
 
     # -- creating -------------------------------------------------------------------------
 
@@ -269,6 +272,9 @@ class CampaignService:
         facts = parent.facts
         check_fork(parent, await self.decision_points.runs(parent, at, before=2, after=1), at)
         child_id = self._fresh.campaign_id()
+        # A spectator delay (server.delay) is not inherited: a fork is a new table, often
+        # played off stream, and whoever forks chooses its delay in ``attrs``. A fork made to
+        # study a position would otherwise hide it from its own spectators.
         inherited = {
             k: v for k, v in facts.attrs.items() if k in (SEED_HASH, ORIGIN, SEEDED_AT, PRIVATE)
         }

@@ -9,6 +9,7 @@ from starlette.responses import Response
 from domain.games import get_game
 from server.auth import PRIVATE, is_private, new_tokens, token_attrs
 from server.bots.seats import creation_specs, spec_attrs
+from server.delay import delay_attrs, delay_of
 from server.errors import ApiError
 from server.http.bots import bot_seats
 from server.http.context import context
@@ -45,6 +46,7 @@ async def create_campaign(request: Request) -> Response:
     attrs = token_attrs(tokens) | spec_attrs(specs)
     if asked.private:
         attrs[PRIVATE] = "1"
+    attrs |= delay_attrs(asked.spectator_delay)
     created = await ctx.service.create(
         game_name, seed=asked.seed, options=asked.options, seats=seats, attrs=attrs
     )
@@ -67,7 +69,7 @@ async def list_campaigns(request: Request) -> Response:
     # Private campaigns are stored unlisted, so the store's page holds public ones only and is
     # full unless it is the last.
     infos = await ctx.service.catalog(offset=offset, limit=limit, listed_only=True)
-    entries = await ctx.catalog.entries(infos)
+    entries = await ctx.service.spectators.entries(infos, await ctx.catalog.entries(infos))
     next_offset = offset + limit if len(infos) == limit else None
     return json(CatalogPage(entries, offset, limit, next_offset))
 
@@ -77,9 +79,11 @@ async def list_campaigns(request: Request) -> Response:
 async def get_campaign(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
-    await seat_of(request)
+    seat = await seat_of(request)
     info = await ctx.service.info(cid)
     entries = await ctx.catalog.entries([info])
+    if seat is None:
+        entries = await ctx.service.spectators.entries([info], entries)
     if not entries:
         raise ApiError("not_found", f"Campaign {cid} is still being created.")
     entry = entries[0]
@@ -92,5 +96,6 @@ async def get_campaign(request: Request) -> Response:
         seed_hash=head.facts.attrs.get(SEED_HASH, ""),
         seed=None if seeding is None else seed_text(seeding.seed),
         salt=None if seeding is None else seeding.salt,
+        spectator_delay=delay_of(head.facts.attrs),
     )
     return json(out)

@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from server import logs
 from server.auth import new_tokens, token_attrs
+from server.delay import delay_attrs
 from server.errors import ApiError, classify
 from server.http.context import Context, context
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
@@ -90,13 +91,15 @@ async def fork(request: Request) -> Response:
     seat = await seat_of(request)
     asked = await body(request, ForkRequest)
     head = await ctx.service.head(cid)
+    await ctx.service.spectators.visible(head, seat, asked.at)
     if seat is None and head.outcome == "running":
         # A fork hands out every seat's token, so its holder sees all hidden information.
         _seated(seat, "fork it while it runs")
     await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     # The service keeps a private campaign's forks private (and out of the catalog).
-    created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=token_attrs(tokens))
+    attrs = token_attrs(tokens) | delay_attrs(asked.spectator_delay)
+    created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=attrs)
     out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
     return json(out, status.HTTP_201_CREATED)
 

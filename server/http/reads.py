@@ -44,7 +44,7 @@ async def events(request: Request) -> Response:
     seat = await seat_of(request)
     asked = query(request, EventsQuery)
     after, limit = asked.after, min(asked.limit, MAX_EVENTS)
-    head = await ctx.service.head(cid)
+    head = await ctx.service.spectators.head_for(await ctx.service.head(cid), seat)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
     return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
@@ -57,7 +57,10 @@ async def state(request: Request) -> Response:
     cid = campaign_id(request)
     seat = await seat_of(request)
     at = query(request, StateQuery).at
-    head = await ctx.service.head(cid)
+    live = await ctx.service.head(cid)
+    if at is not None:
+        await ctx.service.spectators.visible(live, seat, at)
+    head = await ctx.service.spectators.head_for(live, seat)
     seeding = await ctx.service.revealed(cid, head)
     points = await ctx.service.points(head, at)
     if at is None or at == head.version:
@@ -97,11 +100,15 @@ async def state(request: Request) -> Response:
 async def timeline_of(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
-    await seat_of(request)
+    seat = await seat_of(request)
     asked = query(request, TimelineQuery)
     version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
     # The points as of the version the lines reach, around the version asked for.
     head = await ctx.service.head(cid)
+    shown = await ctx.service.spectators.head_for(head, seat)
+    if shown is not head:
+        version = min(version, shown.version)
+        lines = [each for each in lines if each.version <= version]
     near = version if asked.near is None else asked.near
     points = await ctx.service.points(head, near, upto=version)
     return json(TimelineOut(version, lines, points_out(points)))

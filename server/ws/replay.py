@@ -82,7 +82,8 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
             await fail(ErrorBody("bad_request", "A replay starts with 'hello'."))
             return
         seat = await authenticate(ctx, client_of(websocket), cid, hello.token)
-        head = await service.head(cid)
+        # A delayed campaign's spectator replays it up to the version it may see.
+        head = await service.spectators.head_for(await service.head(cid), seat)
         facts = head.facts
         game = facts.game
         version = min(start, head.version)

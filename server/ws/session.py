@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import SeenEvent
 from server import logs
+from server.delay import delay_of
 from server.errors import ErrorBody, classify
 from server.fanout import Origin, Watcher, seen_events, sync_message
 from server.head import Head
@@ -221,7 +222,11 @@ class Session:
         watcher, head = await self.ctx.hub.join(
             self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
         )
+        delay = delay_of(facts.attrs) if seat is None else None
         try:
+            if delay is not None:
+                # Its welcome and updates are the delayed versions, as they come due.
+                head = await service.spectators.watch(watcher)
             missed: list[SeenEvent] = []
             after = head.version
             if hello.since is not None:
@@ -236,6 +241,7 @@ class Session:
                     missed = seen_events(head, recorded, seat)
                     after = recorded[-1].version
         except BaseException as error:
+            service.spectators.unwatch(watcher)
             await self.ctx.hub.leave(watcher)
             self.outbox.release()
             if isinstance(error, ValueError):
@@ -254,6 +260,7 @@ class Session:
             outcome=head.outcome,
             missed=missed,
             missed_more=after < head.version,
+            spectator_delay=delay if head.outcome == "running" else None,
         )
         if after == head.version:
             self.outbox.release(self.frames.encode(welcome))
@@ -314,21 +321,30 @@ class Session:
             await self.outbox.flush()
             logs.command_id.reset(command)
 
+    def _shown(self) -> Head | None:
+        """The head this socket sees: a delayed campaign's spectators see it behind the table."""
+        if self.watcher is not None:
+            shown = self.ctx.service.spectators.showing(self.watcher)
+            if shown is not None:
+                return shown
+        return self.ctx.service.heads.cached(self.campaign_id)
+
     def sync(self) -> None:
-        head = self.ctx.service.heads.cached(self.campaign_id)
+        head = self._shown()
         if self.watcher is None or head is None:
             self.send(ErrorMessage("bad_request", "Say hello before asking for a sync."))
             return
         self.send(sync_message(head, self.seat))
 
     async def _lagging(self) -> None:
-        head = self.ctx.service.heads.cached(self.campaign_id)
+        head = self._shown()
         if head is not None:
             reason = "This socket fell behind the live updates; here is the latest view."
             self.send(sync_message(head, self.seat, reason))
 
     async def close(self) -> None:
         if self.watcher is not None:
+            self.ctx.service.spectators.unwatch(self.watcher)
             await self.ctx.hub.leave(self.watcher)
             self.watcher = None
         await self.outbox.close()
