@@ -20,8 +20,9 @@ from server.bots.config import BotSettings
 from server.bots.driver import BotDriver
 from server.bots.seats import BotSeats
 from server.fanout import Hub
-from server.http import bots, campaigns, commands, games, ops, reads
+from server.http import bots, campaigns, commands, games, lineage, ops, reads
 from server.http.context import Context
+from server.lineage import Lineages
 from server.metrics import Metrics
 from server.service import CampaignService
 from server.settings import load
@@ -60,6 +61,8 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/events", reads.events, methods=["GET"]),
         Route(api + "/{id}/state", reads.state, methods=["GET"]),
         Route(api + "/{id}/timeline", reads.timeline_of, methods=["GET"]),
+        Route(api + "/{id}/lineage", lineage.lineage, methods=["GET"]),
+        Route(api + "/{id}/compare/{b}", lineage.compare, methods=["GET"]),
         Route(api + "/{id}/actions", commands.act, methods=["POST"]),
         Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
@@ -158,6 +161,7 @@ def create_app(
     direct = Middleware(DirectSockets, routes=sockets)
     app = Starlette(routes=served, lifespan=lifespan, middleware=[direct, gzip])
     app.state.ctx = ctx
+    app.state.lineages = Lineages(service, runner)
     app.state.bot_seats = seats_api
     app.state.openapi = openapi.build(table)
     return app

@@ -34,6 +34,7 @@ STATUS: dict[str, int] = {
     "forbidden": status.HTTP_403_FORBIDDEN,
     "not_visible_yet": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
+    "unknown_campaign": status.HTTP_404_NOT_FOUND,
     "stale_version": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,
     "unsupported_ruleset": status.HTTP_409_CONFLICT,

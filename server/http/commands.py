@@ -14,6 +14,7 @@ from server.delay import delay_attrs
 from server.errors import ApiError, classify
 from server.http.context import Context, context
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
+from server.lineage import forked_by
 from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
 from server.openapi import operation
 from server.results import Acted
@@ -98,7 +99,7 @@ async def fork(request: Request) -> Response:
     await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     # The service keeps a private campaign's forks private (and out of the catalog).
-    attrs = token_attrs(tokens) | delay_attrs(asked.spectator_delay)
+    attrs = token_attrs(tokens) | delay_attrs(asked.spectator_delay) | forked_by(seat)
     created = await ctx.service.fork(cid, asked.at, reseed=asked.reseed, attrs=attrs)
     out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
     return json(out, status.HTTP_201_CREATED)

@@ -6,7 +6,8 @@ nothing about games: the campaign service encodes and decodes.
 
 Forks are copy-on-write: a child records ``(parent, fork_version)``, starts with ``head ==
 fork_version`` and reads versions up to ``fork_version`` from its parent, so a fork costs the same
-at version 10 or 100,000.
+at version 10 or 100,000. Each campaign's forks are indexed as ``fork`` stores them, so
+``forks_of`` pages through a parent's children without a scan of the catalog.
 
 A campaign is *listed* or not: ``list_campaigns(listed_only=True)`` pages through the listed ones
 only, so a page of the public catalog is full however many unlisted campaigns there are.
@@ -114,6 +115,17 @@ class Snapshot(msgspec.Struct, frozen=True):
     data: bytes
 
 
+ForkKey = tuple[int, str]
+"""Where a fork sits among its parent's: ``(fork_version, id)``."""
+
+FORKS_PAGE = 100
+"""Forks a page of :meth:`EventStore.forks_of` holds unless asked otherwise."""
+
+
+def fork_key(info: CampaignInfo) -> ForkKey:
+    return (info.fork_version, info.id)
+
+
 Deliver = Callable[[str, list[StoredEvent]], None]
 """Called with a campaign id and the events appended to it, in order, oldest first."""
 
@@ -187,6 +199,15 @@ class EventStore(Protocol):
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         """Raises UnknownCampaign."""
+        ...
+
+    async def forks_of(
+        self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
+    ) -> list[CampaignInfo]:
+        """The campaigns forked from ``campaign_id`` (its children, not theirs), ordered by
+        fork version then id, those after ``after`` (the :func:`fork_key` of the previous
+        page's last) and at most ``limit``. None for a campaign without forks, or unknown. A
+        fork is in it once ``fork`` has returned, and never before the fork exists."""
         ...
 
     async def append(

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
 
 from server.store.base import (
+    FORKS_PAGE,
     AppendResult,
     CampaignExists,
     CampaignInfo,
+    ForkKey,
     Snapshot,
     StoredEvent,
     UnknownCampaign,
     VersionConflict,
     check_events,
+    fork_key,
     forked_info,
     new_info,
 )
@@ -49,6 +53,7 @@ class _Campaign:
 class MemoryStore(PointRunsNear):
     def __init__(self) -> None:
         self._campaigns: dict[str, _Campaign] = {}
+        self._forks: dict[str, list[ForkKey]] = {}  # parent -> its forks, in order
 
     def _get(self, campaign_id: str) -> _Campaign:
         try:
@@ -64,6 +69,8 @@ class MemoryStore(PointRunsNear):
         campaign = _Campaign(info)
         campaign.events.extend(events)
         self._campaigns[info.id] = campaign
+        if info.parent is not None:
+            bisect.insort(self._forks.setdefault(info.parent, []), fork_key(info))
         if point is not None or not events:
             campaign.indexed = info.head
             campaign.runs = extended([], [info.head] if events and point else [])
@@ -105,6 +112,13 @@ class MemoryStore(PointRunsNear):
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return self._get(campaign_id).info
+
+    async def forks_of(
+        self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
+    ) -> list[CampaignInfo]:
+        forks = self._forks.get(campaign_id, [])
+        start = 0 if after is None else bisect.bisect_right(forks, after)
+        return [self._campaigns[child].info for _, child in forks[start : start + max(limit, 0)]]
 
     async def append(
         self,

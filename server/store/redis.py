@@ -13,6 +13,8 @@ Cluster slot and the append script never crosses slots:
 - ``{prefix}:{<id>}:snapshots`` (hash version -> data) and ``…:snapshot_index`` (sorted set).
 - ``{prefix}:{<id>}:points``: the decision point runs, and the meta hash's ``points_indexed``
   (:mod:`server.store.redis_points`).
+- ``{prefix}:{<id>}:forks``: the campaign's forks, by fork version then id
+  (:mod:`server.store.redis_forks`).
 - ``{prefix}:catalog`` and the listed campaigns' set (:mod:`server.store.redis_catalog`).
 
 On a Redis Cluster (a ``redis+cluster://`` URL) the catalog lives on a slot of its own: no command
@@ -40,9 +42,11 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.base import (
+    FORKS_PAGE,
     AppendResult,
     CampaignExists,
     CampaignInfo,
+    ForkKey,
     Snapshot,
     StoredEvent,
     StoreError,
@@ -63,6 +67,7 @@ from server.store.redis_cluster import (
 from server.store.redis_connect import RedisSettings, connect, resp2_connection
 from server.store.redis_errors import bounded, reachable
 from server.store.redis_feed import RedisFeed, Shards
+from server.store.redis_forks import ForkIndex
 from server.store.redis_link import Link
 from server.store.redis_points import RedisPoints
 from server.store.redis_records import (
@@ -119,6 +124,7 @@ class RedisStore(PointRunsNear):
         self._catalog = Catalog(
             client, prefix, lambda campaign_id: self._key(campaign_id, "meta"), self._pooled
         )
+        self._forks = ForkIndex(client, self._key, self._pooled)
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
         self._points = RedisPoints(self._link, self._key)
@@ -253,7 +259,19 @@ class RedisStore(PointRunsNear):
         info = forked_info(
             parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
         )
-        return await self._create_meta(info, events, point)
+        # Entered first: the index lives on the parent's slot (see redis_forks.py).
+        entered = await self._forks.enter(info)
+        try:
+            return await self._create_meta(info, events, point)
+        except CampaignExists:
+            if entered:
+                await self._forks.withdraw(info)
+            raise
+
+    async def forks_of(
+        self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
+    ) -> list[CampaignInfo]:
+        return await self._forks.page(campaign_id, after, limit)
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         with reachable():

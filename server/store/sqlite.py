@@ -20,9 +20,11 @@ import msgspec
 
 from server.store import sqlite_points
 from server.store.base import (
+    FORKS_PAGE,
     AppendResult,
     CampaignExists,
     CampaignInfo,
+    ForkKey,
     Snapshot,
     StoredEvent,
     StoreUnavailable,
@@ -165,6 +167,22 @@ class SqliteStore(PointRunsNear):
 
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))
+
+    async def forks_of(
+        self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
+    ) -> list[CampaignInfo]:
+        fork_version, child = (-1, "") if after is None else after
+
+        def work(db: sqlite3.Connection) -> list[CampaignInfo]:
+            # Served in order by the forks index (sqlite_schema.FORKS_INDEX).
+            rows = db.execute(
+                f"SELECT {_INFO_COLUMNS} FROM campaigns WHERE parent = ?"
+                " AND (fork_version, id) > (?, ?) ORDER BY fork_version, id LIMIT ?",
+                (campaign_id, fork_version, child, max(limit, 0)),
+            )
+            return [_parse_info(row) for row in rows]
+
+        return await self._run(work)
 
     async def append(
         self,

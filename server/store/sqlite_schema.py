@@ -11,6 +11,9 @@ waits, then finds it done):
 - 1 → 2: the decision point runs (:mod:`server.store.sqlite_points`), empty: each campaign
   already stored gets its runs built once, when first asked for.
 
+- 2 → 3: the index of each campaign's forks (:data:`FORKS_INDEX`), by fork version then id. It
+  is built from the campaigns already stored, so their forks are in it at once.
+
 A file of a newer version than this code knows is refused rather than written to.
 """
 
@@ -27,7 +30,7 @@ import msgspec
 from server.store import sqlite_points
 from server.store.base import StoreError, listed_by_default
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS campaigns (
@@ -67,6 +70,12 @@ _LISTED_INDEX = (
     "CREATE INDEX IF NOT EXISTS campaigns_listed_newest_first"
     " ON campaigns (created_ms DESC, id DESC) WHERE listed = 1"
 )
+
+FORKS_INDEX = (
+    "CREATE INDEX IF NOT EXISTS campaigns_forks"
+    " ON campaigns (parent, fork_version, id) WHERE parent IS NOT NULL"
+)
+"""A parent's forks in order: the row a fork inserts is its entry, so it is written with it."""
 
 BUSY_S = 5.0
 """How long a write waits for another process to release the file."""
@@ -125,7 +134,7 @@ def _migrate(db: sqlite3.Connection) -> None:
                 if not listed_by_default(decode_attrs(attrs))
             ]
             db.executemany("UPDATE campaigns SET listed = 0 WHERE id = ?", unlisted)
-        for statement in (*_TABLES, _LISTED_INDEX, *sqlite_points.TABLES):
+        for statement in (*_TABLES, _LISTED_INDEX, FORKS_INDEX, *sqlite_points.TABLES):
             db.execute(statement)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

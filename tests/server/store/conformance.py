@@ -7,12 +7,13 @@ names keep pytest from collecting the abstract suite itself.
 from __future__ import annotations
 
 from tests.server.store.conformance_catalog import CatalogConformance
+from tests.server.store.conformance_forks import ForksConformance
 from tests.server.store.conformance_lineage import LineageConformance
 from tests.server.store.conformance_points import PointsConformance
 from tests.server.store.conformance_streams import StreamConformance
 
 
 class StoreConformance(
-    StreamConformance, LineageConformance, CatalogConformance, PointsConformance
+    StreamConformance, LineageConformance, CatalogConformance, PointsConformance, ForksConformance
 ):
     pass
