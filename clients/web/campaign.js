@@ -41,6 +41,12 @@ function notice(node, text, tone = "info", id = "") {
   return box;
 }
 
+// A spectator delay in words: "3 moves", "1 second".
+function behindTable({ moves, seconds }) {
+  const [count, unit] = moves ? [moves, "move"] : [seconds, "second"];
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
+
 async function gameFacts(game) {
   try {
     const { games } = await api.games();
@@ -326,6 +332,8 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
   connection.handlers = {
     change: (_, message) => {
       if (message.type === "welcome") {
+        const delay = message.spectator_delay;
+        if (delay) notice(notices, `This board shows the game ${behindTable(delay)} behind the table; the players see each move before you do.`, "info", "delay");
         drawSeats();
         const missed = message.missed || [];
         const first = missed.length ? missed[0].version : message.version;
@@ -342,6 +350,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
         then = null;
         if ((replica.legalActions || []).some((action) => action.id === next)) act(next);
       }
+      if (replica.outcome !== "running") notices.querySelector('[data-notice="delay"]')?.remove(); // the delay ends with the campaign
       showEnd();
     },
     presence: drawSeats,

@@ -80,6 +80,26 @@ function readSeed(text) {
   return { seed: BigInt(digits).toString() };
 }
 
+// A campaign played on stream may show its spectators the game behind the table (the players
+// always see it live). Each choice's value is the creation's `spectator_delay`, as JSON.
+const DELAYS = [
+  ["", "Live"],
+  ['{"moves":1}', "1 move behind"],
+  ['{"moves":3}', "3 moves behind"],
+  ['{"moves":10}', "10 moves behind"],
+  ['{"seconds":30}', "30 seconds behind"],
+  ['{"seconds":120}', "2 minutes behind"],
+  ['{"seconds":600}', "10 minutes behind"],
+];
+
+function delayField(info) {
+  const select = h("select", { name: "spectator_delay", "aria-describedby": `delay-note-${info.name}` },
+    DELAYS.map(([value, label]) => h("option", { value }, label)));
+  const node = h("label", { class: "field" }, h("span", {}, "Spectators see"), select,
+    h("span", { class: "field-note", id: `delay-note-${info.name}` }, "For games played on stream; until the campaign ends."));
+  return { node, read: () => (select.value ? JSON.parse(select.value) : undefined) };
+}
+
 // -- bot seats ----------------------------------------------------------------------------------
 
 const BOT_LEVELS = [1, 2, 3]; // the search bot's levels (the server names them when it refuses)
@@ -119,6 +139,7 @@ function gameCard(game, onCreate) {
   });
   const secret = h("input", { type: "checkbox", name: "private" });
   const players = botSeats(info, layouts, layoutSelect);
+  const delay = delayField(info);
   const status = h("p", { class: "form-status", role: "status" });
   const form = h("form", {
     class: "game-card",
@@ -146,6 +167,8 @@ function gameCard(game, onCreate) {
       if (secret.checked) body.private = true;
       const bots = players.read();
       if (bots) body.bots = bots;
+      const behind = delay.read();
+      if (behind) body.spectator_delay = behind;
       status.textContent = "Creating…";
       try {
         await onCreate(body);
@@ -167,7 +190,8 @@ function gameCard(game, onCreate) {
     fields.map(([, field]) => field.node),
     h("label", { class: "field" }, h("span", {}, "Seed (optional)"), seed,
       h("span", { class: "field-note", id: `seed-rule-${info.name}` }, "Digits only; leave empty for random luck.")),
-    h("label", { class: "field check" }, secret, h("span", {}, "Private (no spectators, not listed)"))),
+    h("label", { class: "field check" }, secret, h("span", {}, "Private (no spectators, not listed)")),
+    delay.node),
   h("button", { type: "submit", class: "primary" }, `New ${info.title} campaign`),
   status);
   return form;

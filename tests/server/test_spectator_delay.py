@@ -46,7 +46,9 @@ class Table:
 
     async def read(self, path: str, *, seated: bool = False, **params: Any) -> Any:
         headers = auth(self.token) if seated else {}
-        reply = await self.api.get(f"/api/campaigns/{self.id}{path}", params=params, headers=headers)
+        reply = await self.api.get(
+            f"/api/campaigns/{self.id}{path}", params=params, headers=headers
+        )
         assert reply.status_code == 200, reply.text
         return reply.json()
 
@@ -273,7 +275,9 @@ async def test_a_spectators_fork_stays_within_what_it_may_see(
     plain = await api.post(path, json={"at": table.version}, headers=auth(table.token))
     assert plain.status_code == 201, plain.text
     kept = await api.post(
-        path, json={"at": table.version, "spectator_delay": {"seconds": 5}}, headers=auth(table.token)
+        path,
+        json={"at": table.version, "spectator_delay": {"seconds": 5}},
+        headers=auth(table.token),
     )
     assert kept.status_code == 201, kept.text
     plain_out = (await api.get(f"/api/campaigns/{plain.json()['id']}")).json()
