@@ -48,6 +48,20 @@ export const describe = (id, token) => call("GET", campaign(id), { token });
 export const timeline = (id, token) => call("GET", `${campaign(id)}/timeline`, { token });
 export const create = (body) => call("POST", "/api/campaigns", { body });
 
+// The lines of versions above `after`, at most `limit` of them (one page of the timeline).
+export const timelinePage = (id, token, after, limit) =>
+  call("GET", `${campaign(id)}/timeline?after=${after}&limit=${limit}`, { token });
+
+// The campaign's family (docs/protocol.md, "Lineage"): one page of branches after `cursor`.
+export function lineage(id, token, cursor = null, limit = 100) {
+  const after = cursor === null ? "" : `&after=${encodeURIComponent(cursor)}`;
+  return call("GET", `${campaign(id)}/lineage?limit=${limit}${after}`, { token });
+}
+
+// Where two campaigns' histories part: {a, b, common, a_head, b_head}.
+export const compare = (a, b, token) =>
+  call("GET", `${campaign(a)}/compare/${encodeURIComponent(b)}`, { token });
+
 export function state(id, token, at = null) {
   const query = at === null ? "" : `?at=${at}`;
   return call("GET", `${campaign(id)}/state${query}`, { token });

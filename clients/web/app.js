@@ -2,11 +2,15 @@
 //   #/                                 the lobby
 //   #/c/<campaign>                     the campaign, as the seat this browser plays (or watching)
 //   #/c/<campaign>/watch               the campaign as a spectator
+//   #/c/<campaign>/at/<version>        the campaign's timeline at a version (a link to a moment)
+//   #/c/<campaign>/family[/<version>]  the campaign's family tree, and two branches compared
 //   #/join/<campaign>/<seat>/<token>   an invite: keeps the token, then opens the campaign
 
 import { mountCampaign } from "./campaign.js";
 import { h } from "./dom.js";
+import { mountFamily } from "./family.js";
 import { mountLobby } from "./lobby.js";
+import { parseVersion } from "./moment.js";
 import { playerName, remember, setPlayerName } from "./seats.js";
 
 const root = document.getElementById("app");
@@ -31,6 +35,11 @@ async function route() {
     remember(campaign, null, { [seat]: token }, seat);
     history.replaceState(null, "", `#/c/${encodeURIComponent(campaign)}`); // the token leaves the address bar
     done = mountCampaign(root, { campaign, watch: false, navigate });
+  } else if (parts[0] === "c" && parts[1] && parts[2] === "family") {
+    done = mountFamily(root, { campaign: parts[1], version: parseVersion(parts[3]) });
+  } else if (parts[0] === "c" && parts[1] && parts[2] === "at") {
+    // a version that is no whole number is passed on as written, for the page to say so
+    done = mountCampaign(root, { campaign: parts[1], watch: false, navigate, at: parseVersion(parts[3]) ?? (parts[3] || "") });
   } else if (parts[0] === "c" && parts[1]) {
     done = mountCampaign(root, { campaign: parts[1], watch: parts[2] === "watch", navigate });
   } else {

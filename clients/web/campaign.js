@@ -47,7 +47,7 @@ function behindTable({ moves, seconds }) {
   return `${count} ${unit}${count === 1 ? "" : "s"}`;
 }
 
-async function gameFacts(game) {
+export async function gameFacts(game) {
   try {
     const { games } = await api.games();
     return games.find((g) => g.info.name === game)?.info || null;
@@ -62,12 +62,12 @@ function typing(target) {
 
 // The page when the campaign cannot be opened: the reason, and, when the server is out of reach,
 // another try by itself with backoff (and one on demand).
-function unreachable(root, error, { token, campaign, retry }) {
+function unreachable(root, error, { token, campaign, retry, title = "This campaign cannot be opened" }) {
   const watch = token && error.code === "unauthorized"
     ? h("a", { class: "button", href: `#/c/${campaign}/watch` }, "Watch instead") : null;
   const retrying = retry ? h("p", { class: "muted", role: "status", "aria-live": "polite" }) : null;
   clear(root,
-    h("h1", { class: "page-title" }, "This campaign cannot be opened"),
+    h("h1", { class: "page-title" }, title),
     h("div", { class: "notice notice-error", role: "alert" }, error.message),
     retrying,
     h("div", { class: "bar-actions" },
@@ -76,7 +76,8 @@ function unreachable(root, error, { token, campaign, retry }) {
   return retrying;
 }
 
-export function mountCampaign(root, { campaign, watch, navigate }) {
+// `at`: a link to a moment (moment.js) opens the timeline at that version.
+export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
   let stopped = false;
   let timer = null;
   let cleanup = () => {};
@@ -92,7 +93,8 @@ export function mountCampaign(root, { campaign, watch, navigate }) {
       if (stopped) return;
       const passing = error.code === "offline" || error.code === "unavailable" || error.status >= 500;
       const retry = passing ? { now: () => { clearTimeout(timer); attempt(); } } : null;
-      const status = unreachable(root, error, { token, campaign, retry });
+      const title = at === null ? undefined : `Move ${at} of this campaign cannot be shown`;
+      const status = unreachable(root, error, { token, campaign, retry, title });
       if (passing) {
         const wait = delay;
         delay = Math.min(RETRY_MAX_MS, delay * 2);
@@ -102,7 +104,14 @@ export function mountCampaign(root, { campaign, watch, navigate }) {
       return;
     }
     if (stopped) return;
-    cleanup = await mountLive(root, { campaign, watch, navigate, entry });
+    if (at !== null && !(Number.isInteger(at) && at >= 1 && at <= entry.entry.version)) {
+      const head = entry.entry.version;
+      unreachable(root, { message: `This campaign has no move ${at}: its moves run from 1 to ${head}.` },
+        { campaign, title: `Move ${at} is not part of this campaign` });
+      root.querySelector(".bar-actions").prepend(h("a", { class: "button primary", href: `#/c/${encodeURIComponent(campaign)}/at/${head}` }, `Open its latest move, ${head}`));
+      return;
+    }
+    cleanup = await mountLive(root, { campaign, watch, navigate, entry, at });
     if (stopped) cleanup();
   }
 
@@ -114,7 +123,7 @@ export function mountCampaign(root, { campaign, watch, navigate }) {
   };
 }
 
-async function mountLive(root, { campaign, watch, navigate, entry }) {
+async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   const { seat, token } = watch ? { seat: null, token: null } : playing(campaign);
   const info = await gameFacts(entry.entry.game);
   const content = await api.content(entry.entry.game).catch(() => ({}));
@@ -160,6 +169,7 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
   let litTimer = null;
   let offlineNote = null; // what the turn bar says while the connection is down
   let pendingFocus = null; // where the focus goes once the action on its way is answered
+  let openAt = at; // a link to a moment: the timeline opens there once the campaign is live
 
   const connection = new LiveConnection(campaign, { token, name: playerName(), handlers: {} });
   const replica = connection.replica;
@@ -344,6 +354,8 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
         refreshStory([replica.version, replica.version], []);
       }
       if (timeline) timeline.grown();
+      if (openAt !== null && message.type === "welcome" && !timeline) openTimeline(openAt);
+      openAt = null;
       draw();
       if (then && !connection.busy) {
         const next = then;
@@ -375,10 +387,11 @@ async function mountLive(root, { campaign, watch, navigate, entry }) {
     },
   };
 
-  function openTimeline() {
+  function openTimeline(start = null) {
     timeline = new Timeline({
       campaign,
       token,
+      start,
       story,
       head: () => replica.version,
       outcome: () => replica.outcome,

@@ -12,6 +12,7 @@
 import * as api from "./api.js";
 import { confirmDanger } from "./danger.js";
 import { clear, h, s } from "./dom.js";
+import { copyMomentControl, familyHash } from "./moment.js";
 import { applyPatch } from "./patch.js";
 
 const SPEEDS = [1, 2, 5, 10, 25];
@@ -39,11 +40,11 @@ function playLabel(playing) {
 }
 
 export class Timeline {
-  // host: {campaign, token, story, head(), outcome(), show(version, view), leave(), forked(created),
-  //        notice(text, tone)}
+  // host: {campaign, token, start, story, head(), outcome(), show(version, view), leave(),
+  //        forked(created), notice(text, tone)}; `start`: the version to open at (default the head)
   constructor(host) {
     this.host = host;
-    this.version = host.head();
+    this.version = host.start ?? host.head();
     this.replay = null;
     this.asked = 0;
     this.decisions = new Map(); // version -> the replay's decision_point
@@ -88,7 +89,10 @@ export class Timeline {
         this.forkButton = h("button", { type: "button", class: "fork", onclick: () => this.fork() }, "Fork from here"),
         this.rewindButton = h("button", { type: "button", class: "rewind", onclick: () => this.rewind() }, "Rewind to here"),
         h("button", { type: "button", class: "ghost live", onclick: () => this.host.leave() }, "Back to live play")),
-      this.why = h("p", { class: "point-note", role: "status" }));
+      this.why = h("p", { class: "point-note", role: "status" }),
+      h("div", { class: "timeline-row share-row" },
+        this.familyLink = h("a", { class: "button ghost family-tree", href: "#" }, "Family tree"),
+        copyMomentControl(() => ({ campaign: this.host.campaign, version: this.version }))));
     this.renderLines();
   }
 
@@ -196,6 +200,7 @@ export class Timeline {
     this.scrubber.max = head;
     this.scrubber.value = this.version;
     this.label.textContent = `move ${this.version} of ${head}`;
+    this.familyLink.href = familyHash(this.host.campaign, this.version);
     this.renderLines();
     this.renderTicks();
     this.pointControls();

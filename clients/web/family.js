@@ -1,0 +1,139 @@
+// The family tree page (#/c/<campaign>/family[/<version>]): the campaign's lineage drawn as lanes,
+// the same branches as a list in words, and two branches compared. Reached from the timeline,
+// with the move it showed ringed.
+
+import * as api from "./api.js";
+import { gameFacts } from "./campaign.js";
+import { Comparison } from "./compare.js";
+import { clear, h, plural } from "./dom.js";
+import { Lineage, PAGES_AT_ONCE, branchName, outcomeOf } from "./lineage.js";
+import { momentHash } from "./moment.js";
+import { playing } from "./seats.js";
+import { drawTree } from "./tree.js";
+
+// Each branch's name: forks numbered in the lineage's order, so that "Fork 2" means one thing on
+// the graph, in the list and in the comparison.
+function namesOf(branches) {
+  const names = new Map();
+  let forks = 0;
+  for (const branch of branches) {
+    if (branch.kind === "fork" && !(branch.private && !branch.first)) forks += 1;
+    names.set(branch.id, branchName(branch, branch.kind === "fork" ? forks : null));
+  }
+  return names;
+}
+
+function listItem(branch, names, campaign) {
+  const outcome = outcomeOf(branch);
+  const mine = branch.campaign === campaign && branch.kind !== "undone";
+  if (!branch.first) {
+    return h("li", { class: "branch private", dataset: { branch: branch.id } },
+      h("span", { class: "branch-name" }, names.get(branch.id)), " — its moves are not shown to this browser.");
+  }
+  const parent = branch.parent ? names.get(branch.parent.branch) || "a private branch" : null;
+  return h("li", { class: `branch branch-${branch.kind}${mine ? " mine" : ""}`, dataset: { branch: branch.id } },
+    h("span", { class: "branch-name" }, names.get(branch.id), mine ? " (this campaign)" : ""),
+    h("span", { class: `outcome outcome-${outcome.kind}` }, ` ${outcome.mark} ${outcome.words}`),
+    h("span", { class: "branch-detail muted" },
+      parent ? ` · parts from ${parent} at move ${branch.parent.version}` : "",
+      ` · ${plural(branch.moves ?? 0, "move")} of its own`,
+      branch.ended ? ` · ${branch.ended}` : "",
+      branch.made_ms ? ` · ${new Date(branch.made_ms).toLocaleString()}` : ""),
+    h("span", { class: "branch-links" },
+      h("a", { href: momentHash(branch.campaign, branch.first) }, `Open at move ${branch.first}`),
+      branch.last !== branch.first ? h("a", { href: momentHash(branch.campaign, branch.last) }, `Open at move ${branch.last}`) : null));
+}
+
+export function mountFamily(root, { campaign, version }) {
+  let stopped = false;
+  const { token } = playing(campaign);
+  const lineage = new Lineage(campaign, token);
+  const status = h("p", { class: "muted", role: "status", "aria-live": "polite" }, "Reading the family tree…");
+  const back = version
+    ? h("a", { class: "button ghost", href: momentHash(campaign, version) }, `Back to move ${version}`)
+    : h("a", { class: "button ghost", href: `#/c/${encodeURIComponent(campaign)}` }, "Back to the campaign");
+  const graph = h("div", {
+    class: "tree-box", tabindex: 0, role: "region", "aria-label": "The family tree drawn (scrolls sideways)", dataset: { scrolls: "" },
+  });
+  const list = h("ol", { class: "branch-list" });
+  const more = h("div", { class: "tree-more" });
+  const hint = h("p", { class: "tree-hint muted small", hidden: true }, "The tree scrolls sideways; the list below says the same in words.");
+  const compareSlot = h("div", { class: "compare-slot" });
+  clear(root,
+    h("div", { class: "campaign-bar" },
+      h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, "Family tree"),
+        h("p", { class: "campaign-status" }, "Every fork and every stretch of moves a rewind undid, with where each parts.")),
+      h("div", { class: "bar-actions" }, back, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
+    status,
+    h("section", { class: "panel tree-panel", "aria-label": "Branches" },
+      h("p", { class: "tree-legend muted small" },
+        "● a branch starts or parts  ◆ a rewind  ■ its last move  ◎ the move you came from. A dashed lane was undone by a rewind; a dotted line passes over the moves a rewind undid. Each point opens the timeline there."),
+      graph, hint, more,
+      h("h2", { class: "panel-title" }, "The branches in words"), list),
+    compareSlot);
+
+  let comparison = null;
+
+  function render() {
+    const names = namesOf(lineage.branches);
+    const here = version ? { campaign, version } : null;
+    const line = lineage.line(campaign);
+    const ring = here || (line?.last ? { campaign, version: line.last } : null);
+    const narrow = matchMedia("(max-width: 700px)").matches;
+    clear(graph, drawTree(lineage.branches, { names, here: ring, campaign, narrow }));
+    hint.hidden = graph.scrollWidth <= graph.clientWidth;
+    clear(list, lineage.branches.map((b) => listItem(b, names, campaign)));
+    const count = plural(lineage.branches.length, "branch", "branches");
+    status.textContent = lineage.complete ? `${count}.` : `The first ${count}; there are more.`;
+    clear(more, lineage.complete ? null
+      : h("button", { type: "button", class: "ghost more-branches", onclick: () => grow() }, "Show more branches"));
+    if (comparison) comparison.family.names = names;
+    return names;
+  }
+
+  async function grow() {
+    more.querySelector("button")?.setAttribute("disabled", "");
+    try {
+      await lineage.load(PAGES_AT_ONCE);
+    } catch (error) {
+      status.textContent = `More branches could not be read: ${error.message}`;
+    }
+    if (stopped) return;
+    const names = render();
+    if (comparison) {
+      const picked = [comparison.first.value, comparison.second.value];
+      clear(comparison.first, comparison.branchOptions(picked[0]));
+      clear(comparison.second, comparison.branchOptions(picked[1]));
+      comparison.family.names = names;
+    }
+  }
+
+  async function start() {
+    let described;
+    try {
+      described = await api.describe(campaign, token);
+      await lineage.load();
+    } catch (error) {
+      if (stopped) return;
+      clear(root,
+        h("h1", { class: "page-title" }, "This family tree cannot be shown"),
+        h("div", { class: "notice notice-error", role: "alert" }, error.message),
+        h("div", { class: "bar-actions" }, h("a", { class: "button", href: "#/" }, "Back to the lobby")));
+      return;
+    }
+    if (stopped) return;
+    const names = render();
+    const game = described.entry.game;
+    const [info, content] = await Promise.all([gameFacts(game), api.content(game).catch(() => ({}))]);
+    if (stopped) return;
+    comparison = new Comparison({ lineage, names, game, content, info, seats: described.seats });
+    const mine = lineage.holding(campaign, version || Infinity)?.id || campaign;
+    const other = lineage.branches.find((b) => b.id !== mine && b.last)?.id || mine;
+    comparison.mount(compareSlot, mine, other);
+  }
+
+  start();
+  return () => {
+    stopped = true;
+  };
+}
