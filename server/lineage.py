@@ -11,19 +11,17 @@ one descends from stays in the tree as a placeholder, so the tree stays connecte
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import hmac
-from collections.abc import Mapping, Sequence
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-
-import msgspec
+from typing import TypeVar
 
 from projections.catalog import CatalogEntry, known_luck
 from projections.runner import CatalogRunner
 from projections.timeline import line
 from server.auth import TOKEN_PREFIX, is_private, token_hash
-from server.errors import ApiError
 from server.lineage_messages import BranchOut, CompareOut, ParentOut, RewindOut
 from server.lineage_rewinds import Rewinds
 from server.lineage_tree import Member, Node, tree
@@ -36,7 +34,16 @@ FORKED_BY = "forked_by"
 SPECTATOR = "a spectator"
 FORKS_PAGE = 500
 """Forks read from the store at a time while the family is gathered."""
+READS = 8
+"""Store reads a process makes side by side while it gathers families (a cluster's pools do
+not wait for a free connection)."""
+KEPT_S = 120.0
+"""How long a family gathered for a first page serves the pages that follow it."""
+FAMILIES = 64
+"""Families kept for their following pages."""
 UNDONE = "undone"
+T = TypeVar("T")
+Clock = Callable[[], float]
 
 
 def forked_by(seat: str | None) -> dict[str, str]:
@@ -75,16 +82,27 @@ class Seen:
 
 
 class Lineages:
-    def __init__(self, service: CampaignService, catalog: CatalogRunner) -> None:
+    """Families as viewers see them. A first page gathers the family from the store; the pages
+    that follow it (whose cursor names the family's root) read the family as it was then, for
+    :data:`KEPT_S` at most, so paging through a family of hundreds of forks gathers it once.
+    Outcomes are read afresh for every page."""
+
+    def __init__(
+        self, service: CampaignService, catalog: CatalogRunner, *, clock: Clock = time.monotonic
+    ) -> None:
         self._service = service
         self._store = service.store
         self._catalog = catalog
+        self._clock = clock
         self.rewinds = Rewinds(service.heads)
+        self._reads = asyncio.Semaphore(READS)
+        self._families: OrderedDict[str, tuple[float, dict[str, Member]]] = OrderedDict()
 
-    async def seen(self, campaign_id: str, viewer: Viewer) -> Seen:
-        """The family of ``campaign_id`` as ``viewer`` may see it. Raises UnknownCampaign for
-        an unknown campaign, and alike for one the viewer may not see."""
-        members = await self._family(campaign_id)
+    async def seen(self, campaign_id: str, viewer: Viewer, *, root: str | None = None) -> Seen:
+        """The family of ``campaign_id`` as ``viewer`` may see it; ``root``: the root a
+        following page's cursor names. Raises UnknownCampaign for an unknown campaign, and
+        alike for one the viewer may not see."""
+        members = self._kept(root, campaign_id) or await self._family(campaign_id)
         asked = members.get(campaign_id)
         if asked is None or not viewer.sees(asked.info):
             raise UnknownCampaign(campaign_id)
@@ -104,22 +122,40 @@ class Lineages:
         opened = any(viewer.seat_in(m.info.attrs) is not None for m in members.values())
         return Seen(root, branches, opened)
 
+    def _kept(self, root: str | None, campaign_id: str) -> dict[str, Member] | None:
+        kept = None if root is None else self._families.get(root)
+        if kept is None or self._clock() - kept[0] > KEPT_S or campaign_id not in kept[1]:
+            return None
+        return kept[1]
+
     async def _family(self, campaign_id: str) -> dict[str, Member]:
-        """Every campaign of ``campaign_id``'s family, with its rewinds."""
+        """Every campaign of ``campaign_id``'s family, with its rewinds, from the store."""
         info = await self._store.info(campaign_id)
         while info.parent is not None:
             info = await self._store.info(info.parent)
-        infos = {info.id: info}
+        root = info.id
+        infos = {root: info}
         level = [info]
         while level:
-            found = await asyncio.gather(*(self._forks(each.id) for each in level))
+            found = await asyncio.gather(*(self._read(self._forks(each.id)) for each in level))
             level = [fork for forks in found for fork in forks if fork.id not in infos]
             infos |= {fork.id: fork for fork in level}
-        rewinds = await asyncio.gather(*(self.rewinds.of(each) for each in infos.values()))
-        return {
+        rewinds = await asyncio.gather(
+            *(self._read(self.rewinds.of(each)) for each in infos.values())
+        )
+        members = {
             each.id: Member(each, found)
             for each, found in zip(infos.values(), rewinds, strict=True)
         }
+        self._families[root] = (self._clock(), members)
+        self._families.move_to_end(root)
+        while len(self._families) > FAMILIES:
+            self._families.popitem(last=False)
+        return members
+
+    async def _read(self, work: Awaitable[T]) -> T:
+        async with self._reads:
+            return await work
 
     async def _forks(self, campaign_id: str) -> list[CampaignInfo]:
         forks: list[CampaignInfo] = []
@@ -220,46 +256,3 @@ def _made_by(node: Node) -> str | None:
     if node.kind == "root":
         return None
     return node.member.info.attrs.get(FORKED_BY)
-
-
-# -- paging -------------------------------------------------------------------------------
-
-
-class _Cursor(msgspec.Struct, frozen=True, array_like=True):
-    root: str
-    last: str
-    """The id of the last branch handed out."""
-    index: int
-    """Its place in the order then: where to go on should that branch no longer be there."""
-
-
-_encode_cursor = msgspec.json.Encoder().encode
-_decode_cursor = msgspec.json.Decoder(_Cursor).decode
-
-
-def page(seen: Seen, after: str | None, limit: int) -> tuple[list[tuple[Node, bool]], str | None]:
-    """The branches after the cursor ``after`` (None: from the first), at most ``limit``, and
-    the cursor of the next page (None: this is the last)."""
-    start = 0
-    if after is not None:
-        cursor = _read_cursor(after)
-        if cursor.root != seen.root:
-            raise ApiError("bad_request", "The cursor belongs to another family of campaigns.")
-        ids = [node.id for node, _ in seen.branches]
-        start = ids.index(cursor.last) + 1 if cursor.last in ids else cursor.index + 1
-    chosen = seen.branches[start : start + limit]
-    if start + limit >= len(seen.branches):
-        return chosen, None
-    last = chosen[-1][0].id
-    token = _encode_cursor(_Cursor(seen.root, last, start + len(chosen) - 1))
-    return chosen, base64.urlsafe_b64encode(token).decode().rstrip("=")
-
-
-def _read_cursor(text: str) -> _Cursor:
-    try:
-        cursor = _decode_cursor(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except (binascii.Error, ValueError, msgspec.DecodeError):
-        raise ApiError("bad_request", "The cursor is not one this server handed out.") from None
-    if cursor.index < 0:
-        raise ApiError("bad_request", "The cursor is not one this server handed out.")
-    return cursor

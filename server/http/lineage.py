@@ -9,8 +9,9 @@ from server.auth import bearer
 from server.errors import ApiError
 from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query
-from server.lineage import Lineages, Viewer, page
+from server.lineage import Lineages, Viewer
 from server.lineage_messages import BranchLimit, CompareOut, Cursor, LineageOut, LineageQuery
+from server.lineage_pages import page, read_cursor
 from server.openapi import operation
 from server.store.base import UnknownCampaign
 from server.throttle import client_of
@@ -51,16 +52,18 @@ async def _refused(request: Request, cid: str, viewer: Viewer) -> None:
 async def lineage(request: Request) -> Response:
     cid = campaign_id(request)
     asked = query(request, LineageQuery)
+    cursor = None if asked.after is None else read_cursor(asked.after)
     viewer = await _viewer(request, cid)
     try:
-        seen = await lineages(request).seen(cid, viewer)
+        root = None if cursor is None else cursor.root
+        seen = await lineages(request).seen(cid, viewer, root=root)
     except UnknownCampaign:
         await _refused(request, cid, viewer)
         raise unknown(cid) from None
     if viewer.token is not None and not seen.opened:
         await _refused(request, cid, viewer)
         raise ApiError("unauthorized", "The token does not open a seat of any campaign here.")
-    chosen, following = page(seen, asked.after, asked.limit)
+    chosen, following = page(seen, cursor, asked.limit)
     branches = await lineages(request).described(chosen)
     return json(LineageOut(seen.root, cid, branches, following))
 

@@ -105,7 +105,7 @@ async def lineage(
 
 
 async def whole(api: httpx.AsyncClient, cid: str, token: str | None = None) -> dict[str, Any]:
-    response = await lineage(api, cid, token)
+    response = await lineage(api, cid, token, limit=500)
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     assert body["next"] is None
@@ -195,3 +195,92 @@ async def test_compare_says_where_two_histories_part(api: httpx.AsyncClient) -> 
     assert (await compare(grandchild, cousin))["common"] == 4
     assert (await compare(root, root))["common"] == 8
     assert (await compare(root, other))["common"] == 0
+
+
+async def test_a_spectator_sees_no_private_family_and_a_seat_sees_its_own_campaign(
+    api: httpx.AsyncClient,
+) -> None:
+    secret = await Campaign.new(api, private=True)
+    s = secret.id
+    await secret.hold(4)  # head 6
+    await secret.rewind(3)  # 7
+    fork = await secret.fork(5)  # at a version the rewind undid; private like its parent
+    await fork.hold(1)
+    for cid in (s, fork.id):
+        refused = await lineage(api, cid)
+        assert refused.status_code == 404
+        assert refused.json()["error"]["code"] == "unknown_campaign"
+    compared = await api.get(f"/api/campaigns/{s}/compare/{fork.id}")
+    assert (compared.status_code, compared.json()["error"]["code"]) == (404, "unknown_campaign")
+    # The fork's seat sees the fork, and its private ancestors as bare placeholders.
+    seen = await whole(api, fork.id, fork.token)
+    assert seen["branches"][:2] == [
+        {"id": s, "kind": "root", "private": True},
+        {"id": f"{s}~4", "kind": "undone", "private": True},
+    ]
+    (own,) = seen["branches"][2:]
+    assert (own["id"], own["private"], own["parent"]) == (
+        fork.id, True, {"branch": f"{s}~4", "campaign": s, "version": 5},
+    )  # fmt: skip
+    # The parent's tokens do not open the fork, nor the fork's the parent.
+    assert (await lineage(api, s, fork.token)).status_code == 404
+    parents = await whole(api, s, secret.token)
+    assert [(b["id"], "first" in b) for b in parents["branches"]] == [
+        (s, True), (f"{s}~4", True),
+    ]  # fmt: skip
+    both = await api.get(f"/api/campaigns/{fork.id}/compare/{s}", headers=auth(fork.token))
+    assert both.status_code == 404  # the fork's token does not open the parent
+
+
+async def test_bad_input_answers_typed_errors(api: httpx.AsyncClient) -> None:
+    root = await Campaign.new(api)
+    await root.hold(2)
+    await root.fork(3)
+    other = await Campaign.new(api)
+    unknown = await lineage(api, "no-such-campaign")
+    assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "unknown_campaign")
+    missing = await api.get(f"/api/campaigns/{root.id}/compare/no-such-campaign")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "unknown_campaign")
+    for params in ({"limit": 0}, {"limit": 501}, {"limit": "many"}, {"after": "not a cursor"}):
+        refused = await lineage(api, root.id, **params)
+        assert refused.status_code == 400, params
+        assert refused.json()["error"]["code"] == "bad_request"
+    # A cursor of another family's lineage is refused, not applied to this one.
+    first = (await lineage(api, root.id, limit=1)).json()
+    assert first["next"] is not None
+    stray = await lineage(api, other.id, after=first["next"])
+    assert (stray.status_code, stray.json()["error"]["code"]) == (400, "bad_request")
+    wrong = await lineage(api, root.id, "not-a-token-of-anything")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "unauthorized")
+    assert (await lineage(api, root.id, limit=500)).status_code == 200
+
+
+async def test_pages_hand_out_a_large_family_exactly_once(api: httpx.AsyncClient) -> None:
+    root = await Campaign.new(api)
+    await root.hold(30)  # head 32
+    await root.rewind(20)  # 33: 21..32 undone
+    await root.hold(5)
+    forks: list[Campaign] = []
+    for start in range(3, 38, 5):  # 7 batches of forks made side by side
+        versions = [v for v in range(start, start + 5) if v != 33] * 6
+        forks += await asyncio.gather(*(root.fork(v) for v in versions))
+    grandchildren = await asyncio.gather(*(fork.fork(fork.version) for fork in forks[::10]))
+    expected = 1 + 1 + len(forks) + len(grandchildren)  # root, the undone stretch, the forks
+    assert expected > 200
+    everything = await whole(api, root.id, None)
+    ids = [b["id"] for b in everything["branches"]]
+    assert len(ids) == expected == len(set(ids))
+    for limit in (1, 37, 100):
+        paged: list[str] = []
+        after = None
+        while True:
+            params: dict[str, Any] = {"limit": limit} | ({"after": after} if after else {})
+            answer = await lineage(api, forks[0].id, **params)
+            assert answer.status_code == 200, answer.text
+            body = answer.json()
+            assert len(body["branches"]) <= limit
+            paged += [b["id"] for b in body["branches"]]
+            after = body["next"]
+            if after is None:
+                break
+        assert paged == ids
