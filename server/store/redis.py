@@ -124,7 +124,7 @@ class RedisStore(PointRunsNear):
         self._catalog = Catalog(
             client, prefix, lambda campaign_id: self._key(campaign_id, "meta"), self._pooled
         )
-        self._forks = ForkIndex(client, self._key, self._pooled)
+        self._forks = ForkIndex(client, prefix, self._key, self._pooled)
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
         self._points = RedisPoints(self._link, self._key)

@@ -9,10 +9,16 @@ Cluster no script writes two slots. So ``fork`` enters the child here *before* i
 and a page keeps only the entries whose child's metadata names this parent at this version: an
 entry whose creation failed, or never finished, is never listed, and a fork that exists is
 always in the index. Creation that fails because the id is taken takes its entry out again.
+
+Forks stored before the index existed are not in it. The first page a process asks for enters
+them, once for the key prefix, from the catalog (``{prefix}:forks_backfilled`` says it was done;
+doing it twice does no harm). As with the listed set (:mod:`server.store.redis_catalog`), stop
+servers of the older version before starting new ones.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 from typing import cast
@@ -24,6 +30,8 @@ from server.store.base import CampaignInfo, ForkKey
 from server.store.redis_records import Fields, parse_info
 
 _DIGITS = 16  # 2**53 - 1, the largest version a client may name, has 16 digits
+BACKFILL_PAGE = 1_000
+"""Catalog entries per step of entering the forks stored before the index."""
 
 
 def member(key: ForkKey) -> str:
@@ -40,6 +48,7 @@ class ForkIndex:
     def __init__(
         self,
         client: redis.asyncio.Redis | RedisCluster,
+        prefix: str,
         key: Callable[[str, str], str],
         pooled: Callable[[], contextlib.AbstractAsyncContextManager[None]],
     ) -> None:
@@ -48,6 +57,10 @@ class ForkIndex:
         self._client = client
         self._key = key
         self._pooled = pooled
+        self._catalog = f"{prefix}:catalog"
+        self._backfilled_key = f"{prefix}:forks_backfilled"
+        self._backfilled = False
+        self._backfilling = asyncio.Lock()
 
     async def enter(self, info: CampaignInfo) -> bool:
         """Enter the fork ``info`` in its parent's index; whether it was not in it yet."""
@@ -67,6 +80,8 @@ class ForkIndex:
             )
 
     async def page(self, parent: str, after: ForkKey | None, limit: int) -> list[CampaignInfo]:
+        if not self._backfilled:
+            await self._backfill()
         found: list[CampaignInfo] = []
         start = "-" if after is None else "(" + member(after)
         async with self._pooled():
@@ -100,3 +115,35 @@ class ForkIndex:
         return [
             info for key, info in infos if info.parent == parent and info.fork_version == key[0]
         ]
+
+    async def _backfill(self) -> None:
+        """Enter the forks of the catalog in their parents' indexes, unless that was done for
+        this key prefix already."""
+        async with self._backfilling:
+            if self._backfilled:
+                return
+            async with self._pooled():
+                if not await self._client.exists(self._backfilled_key):
+                    start = 0
+                    while await self._backfill_page(start) == BACKFILL_PAGE:
+                        start += BACKFILL_PAGE
+                    await self._client.set(self._backfilled_key, b"1")
+            self._backfilled = True
+
+    async def _backfill_page(self, start: int) -> int:
+        """Enter the forks among a page of the catalog; returns the page's length."""
+        ids = cast(
+            list[bytes],
+            await self._client.zrange(self._catalog, start, start + BACKFILL_PAGE - 1),
+        )
+        pipe = self._client.pipeline(transaction=False)
+        for campaign_id in ids:
+            pipe.hmget(self._key(campaign_id.decode(), "meta"), ["parent", "fork_version"])
+        metas = cast(list[list[bytes | None]], await pipe.execute())
+        pipe = self._client.pipeline(transaction=False)
+        for campaign_id, (parent, fork_version) in zip(ids, metas, strict=True):
+            if parent is not None and fork_version is not None:
+                entry = member((int(fork_version), campaign_id.decode()))
+                pipe.zadd(self._key(parent.decode(), "forks"), {entry: 0})
+        await pipe.execute()
+        return len(ids)
