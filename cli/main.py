@@ -72,6 +72,29 @@ def build_parser() -> argparse.ArgumentParser:
         "fired and each rating level came into play, and rounds per expedition)",
     )
     sim.add_argument("--export", type=Path, help="write every event stream as JSON lines here")
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"
+    )
+
+    balance = commands.add_parser(
+        "balance",
+        help="play every game's configurations with its best bot; write docs/balance.md "
+        "and its chart",
+    )
+    balance.add_argument(
+        "--games", type=int, default=None, help="games per configuration (default: 100)"
+    )
+    balance.add_argument("--seed", type=int, default=1)
+    balance.add_argument("--jobs", type=int, default=2, help="worker processes (default: 2)")
+    balance.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        choices=("gil-ennis", "eila", "machina"),
+        help="only this game's configurations (repeatable; default: every game)",
+    )
+    balance.add_argument("--doc", type=Path, default=Path("docs/balance.md"))
+    balance.add_argument("--chart", type=Path, default=Path("docs/images/balance.svg"))
 
     replay = commands.add_parser("replay", help="replay a stored campaign")
     replay.add_argument("campaign")
@@ -136,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         case "simulate":
             return _simulate(args)
+        case "balance":
+            return _balance(args)
         case "replay":
             return asyncio.run(_replay(args))
         case "bench":
@@ -173,7 +198,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from cli.simulate import Simulation, run
     from domain.core.errors import DomainError
 
-    options: dict[str, str | int | bool] = {}
+    options: dict[str, str | int | bool] = dict(_option(text) for text in args.option)
     if args.chapter is not None:
         options["chapter"] = args.chapter
     if args.mode is not None:
@@ -214,6 +239,36 @@ def _simulate(args: argparse.Namespace) -> int:
         rows.insert(3, ("chapter attempts won", f"{report.attempts_won:,}", ""))
         rows.insert(4, ("chapter attempts lost", f"{report.attempts_lost:,}", ""))
     print_table(rows)
+    return 0
+
+
+def _balance(args: argparse.Namespace) -> int:
+    import time
+
+    from cli.balance import DEFAULT_GAMES, configurations, play_all, write_report
+    from cli.console import progress
+
+    games = DEFAULT_GAMES if args.games is None else args.games
+    if games < 1 or args.jobs < 1:
+        print("tabletale: --games and --jobs are at least 1.", file=sys.stderr)
+        return 2
+    try:
+        import cli.balance_chart  # noqa: F401 (checked before the games, not after them)
+    except ModuleNotFoundError as error:
+        print(
+            f"tabletale: the chart needs {error.name} (pip install 'tabletale[balance]').",
+            file=sys.stderr,
+        )
+        return 2
+    configs = [c for c in configurations() if not args.game or c.game in args.game]
+    started = time.perf_counter()
+    with progress("balance") as advance:
+        rows = play_all(configs, games=games, seed=args.seed, jobs=args.jobs, advance=advance)
+    written = write_report(
+        rows, doc=args.doc, chart=args.chart, games=games, seed=args.seed, only=args.game
+    )
+    elapsed = time.perf_counter() - started
+    print(f"{written.doc} and {written.chart}: {len(rows)} configurations in {elapsed:.0f} s")
     return 0
 
 

@@ -7,6 +7,7 @@ chapters, asking for one chapter makes each attempt at it one simulated game.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -35,6 +36,10 @@ class Report(msgspec.Struct):
     events: int
     events_per_s: float
     avg_days: float | None = None
+    days_median: int | None = None
+    """Game length in the game's rounds (``GameInfo.round_name``): the middle game (the shorter of
+    the two middle ones) and the 90th percentile (nearest rank)."""
+    days_p90: int | None = None
     attempts_won: int | None = None
     """In a game played in chapters: chapter attempts won and lost over every campaign."""
     attempts_lost: int | None = None
@@ -153,6 +158,8 @@ async def run(
         events=events,
         events_per_s=round(events / elapsed, 1) if elapsed > 0 else 0.0,
         avg_days=round(sum(days) / len(days), 2) if days else None,
+        days_median=_nearest_rank(days, 0.5),
+        days_p90=_nearest_rank(days, 0.9),
         attempts_won=attempts_won if game.info.chapters else None,
         attempts_lost=attempts_lost if game.info.chapters else None,
         decision_ms_p50=_percentile_ms(thought, 0.5),
@@ -166,6 +173,12 @@ def _percentile_ms(seconds: list[float], share: float) -> float | None:
         return None
     ordered = sorted(seconds)
     return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
+
+
+def _nearest_rank(values: list[int], share: float) -> int | None:
+    if not values:
+        return None
+    return sorted(values)[max(0, math.ceil(share * len(values)) - 1)]
 
 
 def _zero() -> int:
