@@ -40,7 +40,8 @@ function listItem(branch, names, campaign) {
       branch.ended ? ` · ${branch.ended}` : "",
       branch.made_ms ? ` · ${new Date(branch.made_ms).toLocaleString()}` : ""),
     h("span", { class: "branch-links" },
-      h("a", { href: momentHash(branch.campaign, branch.first) }, `Open at move ${branch.first}`),
+      // a fork with no move of its own yet opens where it starts, its last (its parent's) move
+      branch.first <= branch.last ? h("a", { href: momentHash(branch.campaign, branch.first) }, `Open at move ${branch.first}`) : null,
       branch.last !== branch.first ? h("a", { href: momentHash(branch.campaign, branch.last) }, `Open at move ${branch.last}`) : null));
 }
 

@@ -101,14 +101,16 @@ export function drawTree(branches, { names, here, campaign, narrow = false }) {
     const start = branch.parent && lane.has(branch.parent.branch) ? branch.parent.version : branch.first;
     if (branch.parent && lane.has(branch.parent.branch)) {
       const from = [x(branch.parent.version), y(branch.parent.branch)];
-      const to = [x(branch.first), row];
+      const to = [x(Math.min(branch.first, branch.last)), row];
       links.append(s("path", {
         d: `M${from[0]},${from[1]} C${from[0]},${(from[1] + to[1]) / 2} ${from[0]},${to[1]} ${to[0]},${to[1]}`,
         class: `link link-${branch.kind}`,
       }));
     }
     const dashed = undoneRanges(branch);
-    lanes.append(s("line", { x1: x(Math.max(start, branch.first)), y1: row, x2: x(branch.last), y2: row, class: laneClass }));
+    // a fork with no move of its own yet is a point: where it starts, on its own lane
+    const first = Math.min(branch.first, branch.last);
+    lanes.append(s("line", { x1: x(Math.max(start, first)), y1: row, x2: x(branch.last), y2: row, class: laneClass }));
     // the moves a rewind undid: the line goes on from the rewind, drawn thin across them
     for (const [first, last] of dashed) {
       lanes.append(s("line", { x1: x(first - 1), y1: row, x2: x(last + 1), y2: row, class: "lane-gap" }));
@@ -129,7 +131,7 @@ export function drawTree(branches, { names, here, campaign, narrow = false }) {
       current: isHere(branch.last), kind: lastTo === undefined ? "end" : "end rewind",
     });
     lanes.append(s("text", { x: x(branch.last) + 16, y: row + 5, class: `outcome outcome-${outcome.kind}` }, `${outcome.mark} ${outcome.words}`));
-    place(branch.id, branch.first, { href: at(branch.first), label: `${name}: its first move, move ${branch.first}`, current: isHere(branch.first), kind: "start" });
+    place(branch.id, first, { href: at(first), label: `${name}: its first move, move ${first}`, current: isHere(first), kind: "start" });
     for (const [version, to] of rewinds) {
       place(branch.id, version, { href: at(version), shape: "diamond", label: `${name}: move ${version}, a rewind to move ${to}`, current: isHere(version), kind: "rewind" });
     }

@@ -240,6 +240,37 @@ def test_more_branches_are_fetched_on_demand_past_the_first_pages(
     expect(tab.get_by_role("button", name="Show more branches")).to_have_count(0)
 
 
+def test_a_private_ancestor_is_a_placeholder_and_a_spectator_sees_no_private_tree(
+    live: Live, browser: Browser, tab: Page
+) -> None:
+    hidden = create(live, "gil-ennis", seed=6, private=True)
+    child, child_token = fork(live, hidden["id"], hidden["seats"]["player"], hidden["version"])
+    # this browser holds the fork's seat only: the parent is listed, but not shown
+    open_as(tab, live, child, "player", child_token)
+    tab.goto(f"{live.http}/#/c/{child}/family")
+    items = tab.locator(".branch-list li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_have_text("A private branch — its moves are not shown to this browser.")
+    expect(items.nth(1)).to_contain_text(f"Fork 1 from move {hidden['version']} by player")
+    expect(items.nth(1)).to_contain_text("0 moves of its own")
+    lane = tab.locator(".tree line.lane-fork")
+    expect(lane).to_have_count(1)
+    # a fork with no move of its own yet opens where it starts, its parent's last move
+    end = tab.locator(f'.tree a.joint.end[href="#/c/{child}/at/{hidden["version"]}"]')
+    end.click()
+    at_moment(tab, child, hidden["version"], hidden["version"], "Gil & Ennis")
+
+    fresh = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+    try:
+        stranger = fresh.new_page()
+        stranger.goto(f"{live.http}/#/c/{child}/family")
+        expect(stranger.locator("h1")).to_have_text("This family tree cannot be shown")
+        expect(stranger.get_by_role("alert")).not_to_be_empty()
+        expect(stranger.locator(".tree")).to_have_count(0)
+    finally:
+        fresh.close()
+
+
 # -- two branches compared -------------------------------------------------------------------------
 
 
