@@ -20,7 +20,7 @@ from server.bots.config import BotSettings
 from server.bots.driver import BotDriver
 from server.bots.seats import BotSeats
 from server.fanout import Hub
-from server.http import bots, campaigns, commands, games, lineage, ops, reads
+from server.http import bots, campaigns, commands, export, games, lineage, ops, reads
 from server.http.context import Context
 from server.lineage import Lineages
 from server.metrics import Metrics
@@ -63,6 +63,7 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/timeline", reads.timeline_of, methods=["GET"]),
         Route(api + "/{id}/lineage", lineage.lineage, methods=["GET"]),
         Route(api + "/{id}/compare/{b}", lineage.compare, methods=["GET"]),
+        Route(api + "/{id}/export", export.export, methods=["GET"]),
         Route(api + "/{id}/actions", commands.act, methods=["POST"]),
         Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
