@@ -44,7 +44,10 @@ def wilson(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
     denominator = 1 + z * z / games
     centre = (rate + z * z / (2 * games)) / denominator
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At no wins (all wins) the bound is 0 (1) exactly; rounding would put it a hair inside.
+    low = 0.0 if wins == 0 else centre - half
+    high = 1.0 if wins == games else centre + half
+    return low, high
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,14 @@ def test_wilson_interval_matches_known_values(
     assert wilson(wins, games) == pytest.approx((low, high), abs=5e-5)
 
 
+@pytest.mark.parametrize("games", [1, 3, 7, 10, 49, 100, 263])
+def test_the_interval_holds_the_rate_even_at_none_and_all_wins(games: int) -> None:
+    for wins in (0, 1, games - 1, games):
+        low, high = wilson(wins, games)
+        assert 0.0 <= low <= wins / games <= high <= 1.0
+    assert wilson(0, games)[0] == 0.0 and wilson(games, games)[1] == 1.0
+
+
 def row(game: str, label: str, wins: int, days: int = 10, **options: str | int) -> Row:
     report = Report(games=10, wins=wins, losses=10 - wins, events=0, events_per_s=0.0)
     report.days_median = days
