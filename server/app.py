@@ -129,6 +129,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        metrics.time_collections()
         hub.start(audit_every=audit_every)
         if driver is not None:
             driver.start()

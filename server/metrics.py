@@ -15,9 +15,12 @@ scrape reaches only one of them.
 from __future__ import annotations
 
 import asyncio
+import gc
 import glob
 import os
+import time
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -92,6 +95,15 @@ class Metrics:
             multiprocess_mode="livesum",
             registry=own,
         )
+        self.gc_pause_seconds = Histogram(
+            "tabletale_gc_pause_seconds",
+            "Pauses of Python's cyclic garbage collector, by generation (2: a full collection): "
+            "the event loop answers nobody meanwhile.",
+            ["generation"],
+            buckets=BUCKETS,
+            registry=own,
+        )
+        self._gc_started = 0.0
         self._samplers: list[tuple[Gauge, Callable[[], float]]] = []
         if self.directory is None:
             self.registry = own
@@ -121,8 +133,22 @@ class Metrics:
             self._forget_dead_workers(self.directory)
         return generate_latest(self.registry)
 
+    def time_collections(self) -> None:
+        """Time every collection of this process's garbage collector until :meth:`close`."""
+        if self._time_collection not in gc.callbacks:
+            gc.callbacks.append(self._time_collection)
+
+    def _time_collection(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            paused = time.perf_counter() - self._gc_started
+            self.gc_pause_seconds.labels(str(info["generation"])).observe(paused)
+
     def close(self) -> None:
         """This worker is stopping: its gauges leave the sums (its counts stay)."""
+        if self._time_collection in gc.callbacks:
+            gc.callbacks.remove(self._time_collection)
         if self.directory is not None:
             multiprocess.mark_process_dead(os.getpid(), self.directory)  # type: ignore[no-untyped-call]
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -53,6 +54,24 @@ def test_an_apps_metrics_count_what_it_did_and_nothing_else() -> None:
     assert seen["tabletale_campaigns_cached"] == 5  # sampled when scraped
     assert seen["tabletale_redis_commands_in_flight"] == 0
     assert not any(name.endswith("_created") for name in seen)
+
+
+def test_collector_pauses_are_timed_by_generation_until_closed() -> None:
+    metrics = Metrics(directory=None)
+    metrics.time_collections()
+    try:
+        gc.collect(2)
+        gc.collect(0)
+        seen = samples(metrics.render())
+        assert seen['tabletale_gc_pause_seconds_count{generation="2"}'] >= 1
+        assert seen['tabletale_gc_pause_seconds_count{generation="0"}'] >= 1
+        assert seen['tabletale_gc_pause_seconds_sum{generation="2"}'] > 0
+    finally:
+        metrics.close()
+    counted = seen['tabletale_gc_pause_seconds_count{generation="2"}']
+    gc.collect(2)
+    after = samples(metrics.render())
+    assert after['tabletale_gc_pause_seconds_count{generation="2"}'] == counted
 
 
 def worker(directory: Path, *, stay: bool) -> subprocess.Popen[str]:
