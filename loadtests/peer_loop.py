@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +207,43 @@ def percentile(values: list[float], p: float) -> float | None:
     return round(ordered[min(rank, len(ordered)) - 1], 3)
 
 
+def collector_pauses(base: str) -> dict[str, dict[str, float]]:
+    """The server's garbage-collector pauses so far, per generation: count, total seconds and how
+    many lasted over 10 ms (``tabletale_gc_pause_seconds``)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(base + "/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    out: dict[str, dict[str, float]] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != "tabletale_gc_pause_seconds":
+            continue
+        for sample in family.samples:
+            seen = out.setdefault(sample.labels["generation"], {"count": 0, "sum": 0, "le10": 0})
+            if sample.name.endswith("_count"):
+                seen["count"] = sample.value
+            elif sample.name.endswith("_sum"):
+                seen["sum"] = sample.value
+            elif sample.name.endswith("_bucket") and sample.labels["le"] == "0.01":
+                seen["le10"] = sample.value
+    return out
+
+
+def pauses_between(
+    before: dict[str, dict[str, float]], after: dict[str, dict[str, float]]
+) -> dict[str, dict[str, float]]:
+    out = {}
+    for generation, now in sorted(after.items()):
+        was = before.get(generation, {"count": 0, "sum": 0, "le10": 0})
+        count = now["count"] - was["count"]
+        out[generation] = {
+            "collections": int(count),
+            "total_ms": round((now["sum"] - was["sum"]) * 1000, 1),
+            "over_10ms": int(count - (now["le10"] - was["le10"])),
+        }
+    return out
+
+
 def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
     with tabletale_server(workers=args.workers, redis_url=args.redis_url) as (base, server, log):
         pids = process_tree(server.pid)
@@ -236,9 +274,11 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             driver.stdin.flush()
         time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
         cpu_before = cpu_seconds(pids)
+        pauses_before = collector_pauses(base) if args.workers == 1 else {}
         profiler = _profile(args, pids)
         time.sleep(max(0.0, end - time.time()))  # the measured window itself
         cpu_after = cpu_seconds(pids)
+        pauses = pauses_between(pauses_before, collector_pauses(base)) if pauses_before else {}
         rss_after = memory_kib(pids, "VmRSS")
         if profiler is not None:
             profiler.wait(timeout=args.duration + 30)
@@ -272,6 +312,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "bytes_per_action": round(sum(r["bytes"] for r in results) / moves) if moves else None,
         "server_peak_rss_mb": round(peak / 1024, 1),
         "redis_connections_per_process": connections,
+        "collector_pauses": pauses,
     }
     if args.churn:
         restarts = [x for r in results for x in r["restarts"]]
