@@ -66,6 +66,8 @@ async def _import(path: Path, url: str | None) -> int:
     finally:
         await store.close()
     said = _SAID[done.outcome].format(parent=done.parent, appended=done.appended)
+    if done.staged:
+        said = f"stored it in steps in {done.parent}, then made it visible as a fork of that"
     print(
         f"Campaign {done.campaign} ({exported.campaign.game}, {done.events:,} events, every "
         f"state hash replayed) into {named}: {said}."

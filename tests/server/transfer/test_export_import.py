@@ -4,19 +4,21 @@ it checks every state hash and every stored byte is the source's."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from server.service import CampaignService
-from server.store.base import EventStore
+from server.store.base import EventStore, UnknownCampaign
 from server.store.sqlite import SqliteStore
 from server.transfer.format import Segment
 from server.transfer.importing import import_export
 from server.transfer.reading import read_export
 from tests.server.transfer.campaigns import play_on, played
 from tests.server.transfer.stores import exported, lines_of, redis_store
+from tests.support.gated_store import GatedStore
 
 pytestmark = pytest.mark.redis
 
@@ -128,3 +130,39 @@ async def test_a_forks_export_stands_alone_and_joins_its_parent_where_it_is_held
         await same_campaign(source.store, lineage, grandchild.id)
     finally:
         await lineage.close()
+
+
+async def test_a_long_campaign_is_staged_out_of_sight_and_a_rerun_completes_it(
+    source: CampaignService, redis_url: str
+) -> None:
+    campaign_id, _ = await played(source, "machina", seed=8)
+    checked = read_export(lines_of(await exported(source, campaign_id)))
+    step = 10
+    assert checked.campaign.head > 3 * step
+    staging = campaign_id + ".import"
+    async with redis_store(redis_url) as target:
+        gated = GatedStore(target)
+        gate = gated.hold("append", staging)
+        interrupted = asyncio.create_task(import_export(gated, checked, atomic=step))
+        await gate.reached()
+        # Killed after its first step: the history so far is in a private, unlisted campaign;
+        # the campaign itself is nowhere to be seen.
+        held = await target.info(staging)
+        assert (held.head, held.listed, held.attrs) == (step, False, {"private": "1"})
+        with pytest.raises(UnknownCampaign):
+            await target.info(campaign_id)
+        assert [info.id for info in await target.list_campaigns(listed_only=True)] == []
+        interrupted.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await interrupted
+
+        done = await import_export(target, checked, atomic=step)
+        assert (done.outcome, done.staged, done.parent) == ("created", True, staging)
+        info = await target.info(campaign_id)
+        head = checked.campaign.head
+        assert (info.parent, info.fork_version, info.head) == (staging, head, head)
+        assert [e.data for e in await target.read(campaign_id)] == [
+            e.data for e in await source.store.read(campaign_id)
+        ]
+        assert (await CampaignService(target).verify(campaign_id)).ok
+        assert (await import_export(target, checked, atomic=step)).outcome == "present"
