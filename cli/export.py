@@ -51,10 +51,14 @@ async def _export(campaign_id: str, url: str | None, output: Path | None) -> int
         # Written beside the file and renamed over it: a failed export leaves no half file.
         partial = output.with_name(output.name + ".part")
         written = 0
-        with partial.open("wb") as file:
-            async for line in lines:
-                file.write(line)
-                written += 1
+        try:
+            with partial.open("wb") as file:
+                async for line in lines:
+                    file.write(line)
+                    written += 1
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
         os.replace(partial, output)
         events = written - 3  # besides the header, the campaign and the closing line
         print(f"Exported campaign {campaign_id} ({events:,} events) from {named} to {output}.")

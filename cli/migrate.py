@@ -128,6 +128,12 @@ async def _migrate(source_url: StoreUrl, target_url: StoreUrl, *, chunk: int, wo
         )
         for divergence in verified.divergences:
             print(f"diverges {divergence.campaign}: {divergence.what}", flush=True)
+        if verified.unplayed:
+            print(
+                f"{len(verified.unplayed):,} campaigns recorded under a ruleset this server does "
+                "not play were compared byte for byte but not replayed.",
+                flush=True,
+            )
         if verified.unlisted:
             print(
                 f"{len(verified.unlisted):,} campaigns are copied whole but missing from the "

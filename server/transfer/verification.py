@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from domain.core.engine import states
+from domain.core.errors import UnsupportedRuleset
 from domain.core.hashing import state_hash
 from domain.games import GAMES
 from server.codec import codec_for
@@ -44,6 +45,9 @@ class VerificationReport(msgspec.Struct, frozen=True):
     divergences: list[Divergence]
     unlisted: list[str]
     """Campaigns the target holds, equal to the source's, that its catalog does not list."""
+    unplayed: list[str]
+    """Campaigns compared byte for byte but not replayed: recorded under a ruleset (or of a
+    game) this server does not play."""
     seconds: float
 
 
@@ -60,17 +64,31 @@ def metadata_difference(source: CampaignInfo, target: CampaignInfo) -> str | Non
     return None
 
 
+class Unplayed(Exception):
+    """The campaign was recorded under a ruleset this server does not play: it cannot be
+    replayed here (its bytes can still be compared)."""
+
+
 async def replay_divergence(store: EventStore, info: CampaignInfo) -> tuple[int, str | None]:
-    """Replay ``info``'s whole history from ``store``: the events replayed and the first
-    version whose state hash differs from the stored one (None: every one matches)."""
+    """Replay ``info``'s whole history from ``store``: the events replayed and what diverges
+    (None: every state hash matches). Raises Unplayed."""
     game = GAMES.get(info.game)
     if game is None:
-        return 0, f"its game {info.game!r} is not one this server plays"
+        raise Unplayed(f"there is no game {info.game!r} here")
     recorded = codec_for(game).decode_stored(await store.read(info.id))
     pairs = [(item.version, item.event) for item in recorded]
-    for (version, state), item in zip(states(game, pairs), recorded, strict=True):
+    replay = states(game, pairs)
+    for item in recorded:
+        kind = type(item.event).__name__
+        try:
+            version, state = next(replay)
+        except UnsupportedRuleset as error:
+            raise Unplayed(str(error)) from None
+        # Stored events that no longer apply are a divergence like any other, whatever the
+        # reducer raises on them.
+        except Exception as error:
+            return len(recorded), f"version {item.version} ({kind}) cannot be replayed: {error}"
         if state_hash(state) != item.hash:
-            kind = type(item.event).__name__
             return len(recorded), f"version {version} ({kind}) does not replay to its state hash"
     return len(recorded), None
 
@@ -91,6 +109,7 @@ class Verification:
         self._events = 0
         self._replayed = 0
         self._done = 0
+        self._unplayed: list[str] = []
 
     async def run(self, infos: Sequence[CampaignInfo]) -> VerificationReport:
         loop = asyncio.get_running_loop()
@@ -119,6 +138,7 @@ class Verification:
             replayed=self._replayed,
             divergences=divergences,
             unlisted=sorted(unlisted),
+            unplayed=sorted(self._unplayed),
             seconds=loop.time() - started,
         )
 
@@ -139,6 +159,10 @@ class Verification:
         if unequal is not None:
             return f"version {unequal} differs between the two stores"
         self._events += source.head - source.fork_version
-        replayed, divergent = await replay_divergence(self.target, target)
+        try:
+            replayed, divergent = await replay_divergence(self.target, target)
+        except Unplayed:
+            self._unplayed.append(info.id)
+            return None
         self._replayed += replayed
         return divergent
