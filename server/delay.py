@@ -12,9 +12,13 @@ see all of it. :mod:`server.spectators` applies the rule to every channel a spec
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import msgspec
+
+if TYPE_CHECKING:
+    from server.codec import Recorded
+    from server.head import Head
 
 SPECTATOR_DELAY = "spectator_delay"
 """The campaign attribute that keeps the delay: ``moves:N`` or ``seconds:T``."""
@@ -75,6 +79,41 @@ class Move(NamedTuple):
 
     version: int
     at_ms: int
+
+
+class Tail:
+    """A delayed campaign's newest moves: every settled version after ``start`` up to
+    ``head_version``, with the floor's version among them once the reading reached it."""
+
+    __slots__ = ("head_version", "moves", "shown", "start")
+
+    def __init__(self, head_version: int) -> None:
+        self.head_version = head_version
+        self.start = head_version
+        self.moves: list[Move] = []
+        self.shown: Head | None = None
+        """The head at the delayed version last answered."""
+
+    def add(self, recorded: Sequence[Recorded[Any]], floor: int) -> None:
+        for item in recorded:
+            if item.version <= self.head_version:
+                continue
+            if item.settled or item.version == floor:
+                self.moves.append(Move(item.version, item.at_ms))
+            self.head_version = item.version
+
+    def trim(self, delay: SpectatorDelay, shown: int) -> None:
+        """Forget the moves the rule will not need again: the delayed version only moves on."""
+        keep = delay.moves + 1 if delay.moves is not None else None
+        drop = 0
+        if keep is not None:
+            drop = max(0, len(self.moves) - keep)
+        else:
+            while drop < len(self.moves) and self.moves[drop].version < shown:
+                drop += 1
+        if drop:
+            self.start = self.moves[drop - 1].version
+            del self.moves[:drop]
 
 
 def visible_version(

@@ -21,17 +21,29 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 from projections.catalog import CatalogEntry, catalog_entry, known_luck
 from projections.patch import diff
 from server.codec import Recorded
-from server.delay import Move, SpectatorDelay, delay_of, next_due_ms, visible_version
+from server.delay import (
+    Move,
+    SpectatorDelay,
+    Tail,
+    delay_of,
+    delayed,
+    next_due_ms,
+    visible_version,
+)
 from server.errors import ApiError
 from server.fanout import Watcher, seen_events
 from server.head import Head
 from server.heads import HeadRepository
+from server.lineage_messages import BranchOut, CompareOut, ParentOut, RewindOut
+from server.lineage_tree import Node
 from server.messages import Sync, Update
 from server.store.base import CampaignInfo
 from server.ws.frames import Frames
@@ -65,41 +77,6 @@ def floor_of(head: Head) -> int:
     return max(head.facts.origin, head.facts.fork_version)
 
 
-class _Tail:
-    """A delayed campaign's newest moves: every settled version after ``start`` up to
-    ``head_version``, with the floor's version among them once the reading reached it."""
-
-    __slots__ = ("head_version", "moves", "shown", "start")
-
-    def __init__(self, head_version: int) -> None:
-        self.head_version = head_version
-        self.start = head_version
-        self.moves: list[Move] = []
-        self.shown: Head | None = None
-        """The head at the delayed version last answered."""
-
-    def add(self, recorded: Sequence[Recorded[Any]], floor: int) -> None:
-        for item in recorded:
-            if item.version <= self.head_version:
-                continue
-            if item.settled or item.version == floor:
-                self.moves.append(Move(item.version, item.at_ms))
-            self.head_version = item.version
-
-    def trim(self, delay: SpectatorDelay, shown: int) -> None:
-        """Forget the moves the rule will not need again: the delayed version only moves on."""
-        keep = delay.moves + 1 if delay.moves is not None else None
-        drop = 0
-        if keep is not None:
-            drop = max(0, len(self.moves) - keep)
-        else:
-            while drop < len(self.moves) and self.moves[drop].version < shown:
-                drop += 1
-        if drop:
-            self.start = self.moves[drop - 1].version
-            del self.moves[:drop]
-
-
 class _Release:
     """One delayed campaign's spectator sockets, and what they have been shown."""
 
@@ -123,7 +100,7 @@ class Spectators:
         self._heads = heads
         self._clock = clock
         self._capacity = capacity
-        self._tails: OrderedDict[str, _Tail] = OrderedDict()
+        self._tails: OrderedDict[str, Tail] = OrderedDict()
         self._releases: dict[str, _Release] = {}
         heads.listen(self)
 
@@ -188,14 +165,84 @@ class Spectators:
             )
         return seen
 
-    async def _tail(self, head: Head) -> _Tail:
+    async def delayed_version(
+        self, campaign_id: str, seat_in: Callable[[Mapping[str, str]], str | None]
+    ) -> int | None:
+        """The version a viewer (whose seats ``seat_in`` names) may see of a campaign, when
+        that is not its head; None when it sees the head."""
+        head = await self._heads.current(campaign_id)
+        if not delayed(head.facts.attrs):
+            return None
+        head = await self._heads.head(campaign_id)
+        seen = await self.head_for(head, seat_in(head.facts.attrs))
+        return None if seen is head else seen.version
+
+    async def compare(
+        self, compared: CompareOut, seat_in: Callable[[Mapping[str, str]], str | None]
+    ) -> CompareOut:
+        """Where two campaigns part, as far as the viewer may see each of them."""
+        a_head = await self.delayed_version(compared.a, seat_in) or compared.a_head
+        b_head = await self.delayed_version(compared.b, seat_in) or compared.b_head
+        common = min(compared.common, a_head, b_head)
+        return CompareOut(compared.a, compared.b, common, a_head, b_head)
+
+    async def lineage(
+        self,
+        family: Sequence[tuple[Node, bool]],
+        page: Sequence[tuple[Node, bool]],
+        branches: list[BranchOut],
+        seat_in: Callable[[Mapping[str, str]], str | None],
+    ) -> list[BranchOut]:
+        """A page of a lineage (``branches``, described from ``page``, out of the whole
+        ``family``) as a viewer whose seats ``seat_in`` names may see it: a delayed running
+        campaign's current line ends at its delayed version, with the rewinds up to it; a
+        stretch undone by a rewind past it is still part of that line, as the spectator knows
+        it, so it is not listed and what forked from it hangs from the line."""
+        visible: dict[str, int] = {}
+        for node, shown in family:
+            info = node.member.info
+            if shown and info.id not in visible:
+                found = await self.delayed_version(info.id, seat_in)
+                if found is not None:
+                    visible[info.id] = found
+        if not visible:
+            return branches
+        hidden: dict[str, list[tuple[int, int]]] = {}  # campaign -> spans of unknown rewinds
+        hidden_ids: set[str] = set()
+        for node, _ in family:
+            cid, undone = node.member.info.id, node.undone_by
+            if cid in visible and undone is not None and undone.at > visible[cid]:
+                hidden.setdefault(cid, []).extend(node.spans)
+                hidden_ids.add(node.id)
+        out: list[BranchOut] = []
+        for (node, _), branch in zip(page, branches, strict=True):
+            if node.id in hidden_ids:
+                continue
+            parent = branch.parent
+            if isinstance(parent, ParentOut) and parent.branch in hidden_ids:
+                branch = msgspec.structs.replace(
+                    branch, parent=ParentOut(parent.campaign, parent.campaign, parent.version)
+                )
+            last = visible.get(node.member.info.id)
+            if last is not None and node.undone_by is None:
+                spans = [*node.spans, *hidden.get(node.member.info.id, [])]
+                branch = msgspec.structs.replace(
+                    branch,
+                    last=last,
+                    moves=sum(max(0, min(end, last) - start + 1) for start, end in spans),
+                    rewinds=[RewindOut(r.at, r.to) for r in node.rewinds if r.at <= last],
+                )
+            out.append(branch)
+        return out
+
+    async def _tail(self, head: Head) -> Tail:
         """The campaign's tail, caught up with ``head``."""
         cid = head.facts.id
         tail = self._tails.get(cid)
         # A tail ahead of ``head`` was caught up by a newer read; a store whose history moved
         # back drops it (``reset``).
         if tail is None:
-            tail = _Tail(head.version)
+            tail = Tail(head.version)
             self._tails[cid] = tail
             while len(self._tails) > self._capacity:
                 oldest = next(iter(self._tails))
@@ -208,7 +255,7 @@ class Spectators:
             tail.add(await self._heads.events(cid, tail.head_version, head.version), floor_of(head))
         return tail
 
-    async def _visible(self, head: Head, tail: _Tail, delay: SpectatorDelay) -> int:
+    async def _visible(self, head: Head, tail: Tail, delay: SpectatorDelay) -> int:
         floor = floor_of(head)
         look = FIRST_LOOK
         while True:

@@ -65,6 +65,9 @@ async def lineage(request: Request) -> Response:
         raise ApiError("unauthorized", "The token does not open a seat of any campaign here.")
     chosen, following = page(seen, cursor, asked.limit)
     branches = await lineages(request).described(chosen)
+    # A delayed campaign's spectators see its line only as far as its delayed version.
+    spectators = context(request).service.spectators
+    branches = await spectators.lineage(seen.branches, chosen, branches, viewer.seat_in)
     return json(LineageOut(seen.root, cid, branches, following))
 
 
@@ -75,7 +78,9 @@ async def compare(request: Request) -> Response:
     other: str = request.path_params["b"]
     viewer = await _viewer(request, cid)
     try:
-        return json(await lineages(request).compare(cid, other, viewer))
+        compared = await lineages(request).compare(cid, other, viewer)
+        spectators = context(request).service.spectators
+        return json(await spectators.compare(compared, viewer.seat_in))
     except UnknownCampaign as error:
         await _refused(request, cid, viewer)
         raise unknown(error.campaign_id) from None

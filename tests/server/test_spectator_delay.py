@@ -11,6 +11,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from server.delay import Move, SpectatorDelay, visible_version
 from tests.server.conftest import Live, Socket, auth, socket_to
 from tests.support.polling import eventually
 
@@ -73,6 +74,22 @@ async def play_to_the_end(table: Table) -> None:
     """Roll until the race (its target 2) is won."""
     while (await table.read("/state", seated=True))["outcome"] == "running":
         await table.play(ROLL)
+
+
+def test_the_rule_counts_moves_back_from_the_head_and_never_below_the_floor() -> None:
+    # Version 2 is the creation; 5 and 9 end moves of several events each.
+    moves = [Move(2, 0), Move(3, 10), Move(5, 20), Move(9, 30)]
+    two = SpectatorDelay(moves=2)
+    assert visible_version(two, moves, floor=2, now_ms=99) == 3
+    assert visible_version(SpectatorDelay(moves=3), moves, floor=2, now_ms=99) == 2
+    assert visible_version(SpectatorDelay(moves=9), moves, floor=2, now_ms=99) == 2
+    # Moves known from version 3 on only: too few to say, so older ones are read.
+    assert visible_version(SpectatorDelay(moves=3), moves[1:], floor=2, now_ms=99) is None
+    second = SpectatorDelay(seconds=1)
+    assert visible_version(second, moves, floor=2, now_ms=1025) == 5
+    assert visible_version(second, moves, floor=2, now_ms=1030) == 9
+    assert visible_version(second, moves, floor=2, now_ms=500) == 2
+    assert visible_version(second, moves[2:], floor=2, now_ms=500) is None
 
 
 @pytest.mark.parametrize(
@@ -216,30 +233,49 @@ async def test_a_seconds_delay_is_released_by_its_timer_without_a_new_move(
         assert arrived >= appended + 1000, "released no sooner than a second after the move"
 
     async def shown_over_http() -> bool:
-        asked = time.time() * 1000
         version: int = (await table.read("/state"))["version"]
-        assert version == created or asked >= appended + 1000
+        assert version == created or time.time() * 1000 >= appended + 1000
         return version == moved
 
     await eventually(shown_over_http, "the move visible over HTTP", DUE_TIMEOUT_S)
 
 
-async def test_a_seconds_delay_holds_over_http_until_due(
+async def test_a_seconds_delay_holds_over_http_and_replays_until_due(
     live: Live, api: httpx.AsyncClient
 ) -> None:
     table = await delayed_table(api, {"seconds": 1})
     moved = await table.play()
     appended = await table.appended_ms(moved)
 
-    async def shown() -> bool:
-        asked = time.time() * 1000
-        events = await table.read("/events")
-        entry = (await table.read(""))["entry"]
-        if asked < appended + 1000:
-            assert events["head"] < moved and entry["version"] < moved
-        return events["head"] == moved and entry["version"] == moved
+    async def replay_end() -> int:
+        url = f"{live.ws}/ws/campaigns/{table.id}/replay?from=1&speed=0"
+        async with connect(url, open_timeout=10) as connection:
+            replay = Socket(connection)
+            await replay.hello()
+            while (message := await replay.recv())["type"] != "end":
+                pass
+        end: int = message["version"]
+        return end
 
-    await eventually(shown, "the move visible in the events and the catalog", DUE_TIMEOUT_S)
+    if await replay_end() == moved:
+        received = time.time() * 1000
+        assert received >= appended + 1000, "replayed no sooner than a second after the move"
+
+    async def reached(path: str, field: str) -> int:
+        read = await table.read(path)
+        received = time.time() * 1000
+        version: int = read["entry"]["version"] if path == "" else read[field]
+        if version >= moved:
+            assert received >= appended + 1000, f"{path or 'the catalog'} showed it early"
+        return version
+
+    async def shown() -> bool:
+        seen = [await reached("/events", "head"), await reached("/timeline", "head")]
+        seen.append(await reached("", "version"))
+        return seen == [moved, moved, moved]
+
+    await eventually(shown, "the move in the events, timeline and catalog", DUE_TIMEOUT_S)
+    assert await replay_end() == moved
 
 
 async def test_the_delay_ends_with_the_campaign(live: Live, api: httpx.AsyncClient) -> None:
@@ -287,3 +323,40 @@ async def test_a_spectators_fork_stays_within_what_it_may_see(
     await play_to_the_end(table)
     ended = await api.post(path, json={"at": table.version})
     assert ended.status_code == 201, ended.text
+
+
+async def test_the_lineage_shows_spectators_the_line_up_to_the_delayed_version(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    table = await delayed_table(api, {"moves": 2})
+    holds = [await table.play(HOLD) for _ in range(4)]
+    rewound = await api.post(
+        f"/api/campaigns/{table.id}/rewind", json={"to": holds[0]}, headers=auth(table.token)
+    )
+    assert rewound.status_code == 200, rewound.text
+    table.version = rewound.json()["version"]
+    fork = await api.post(
+        f"/api/campaigns/{table.id}/fork", json={"at": holds[0]}, headers=auth(table.token)
+    )
+    assert fork.status_code == 201, fork.text
+    fork_id = fork.json()["id"]
+    visible = holds[2]  # two moves behind the rewind, which spectators do not know of yet
+    assert (await table.read("/state"))["version"] == visible
+
+    seen = await table.read("/lineage")
+    root = next(b for b in seen["branches"] if b["kind"] == "root")
+    assert (root["last"], root["rewinds"], root["moves"]) == (visible, [], visible)
+    assert [b["kind"] for b in seen["branches"]] == ["root", "fork"]
+    forked = next(b for b in seen["branches"] if b["kind"] == "fork")
+    assert forked["parent"] == {"branch": table.id, "campaign": table.id, "version": holds[0]}
+    compared = await table.read(f"/compare/{fork_id}")
+    assert (compared["a_head"], compared["common"]) == (visible, holds[0])
+
+    # The seat holder sees it all: the rewind, and the stretch it undid.
+    seated = await table.read("/lineage", seated=True)
+    root = next(b for b in seated["branches"] if b["kind"] == "root")
+    assert root["last"] == table.version
+    assert root["rewinds"] == [{"at": table.version, "to": holds[0]}]
+    undone = next(b for b in seated["branches"] if b["kind"] == "undone")
+    assert (undone["first"], undone["last"]) == (holds[1], holds[3])
+    assert (await table.read(f"/compare/{fork_id}", seated=True))["a_head"] == table.version
