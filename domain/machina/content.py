@@ -96,6 +96,18 @@ class MonsterCard(_Data, frozen=True):
     move: Count
     attack: Positive
     copies: Positive = 1
+    health_per_explorer: Count = 0
+    """Health it has more for each explorer of the expedition after the first."""
+    attack_per_explorer: Count = 0
+    """Attack dice it rolls more for each explorer of the expedition after the first."""
+
+    def health_for(self, explorers: int) -> int:
+        """Its health in an expedition of ``explorers`` explorers."""
+        return self.health + self.health_per_explorer * max(explorers - 1, 0)
+
+    def attack_for(self, explorers: int) -> int:
+        """Its attack dice in an expedition of ``explorers`` explorers."""
+        return self.attack + self.attack_per_explorer * max(explorers - 1, 0)
 
 
 class SpawnEach(_Data, tag="spawn_each", tag_field="kind", frozen=True):
@@ -158,6 +170,8 @@ class ActionSpace(_Data, frozen=True):
     """search: take the top item of the item deck, once; mechanism: what a chapter names."""
     label: Text
     name: Text
+    cost: Count | None = None
+    """Stamina to interact with it; None for the ruleset's ``interact_cost``."""
 
 
 class MapTileCard(_Data, frozen=True):
@@ -238,11 +252,20 @@ class RatedHorror(_Data, frozen=True):
     effect: HorrorEffect
 
 
+def _charges_for(charges: int, per_explorer: int, explorers: int) -> int:
+    return charges + per_explorer * max(explorers - 1, 0)
+
+
 class EndgameCard(_Data, frozen=True):
     id: Text
     name: Text
     text: Text
     charges: Count = 0
+    charges_per_explorer: Count = 0
+    """Count tokens it enters play with more for each explorer after the first."""
+
+    def charges_for(self, explorers: int) -> int:
+        return _charges_for(self.charges, self.charges_per_explorer, explorers)
 
 
 class ChapterCard(_Data, frozen=True):
@@ -257,12 +280,17 @@ class ChapterCard(_Data, frozen=True):
     spawn_effects: tuple[RatedSpawn, ...] = ()
     horror_effects: tuple[RatedHorror, ...] = ()
     charges: Count = 0
+    charges_per_explorer: Count = 0
+    """Count tokens it enters play with more for each explorer after the first."""
     enters_play: tuple[Ability, ...] = ()
     back_tile: str = ""
     """The chapter tile on the card's back, placed in play when the card is flipped."""
     back_text: str = ""
     cards: tuple[EndgameCard, ...] = ()
     """The endgame's cards; chapters have none."""
+
+    def charges_for(self, explorers: int) -> int:
+        return _charges_for(self.charges, self.charges_per_explorer, explorers)
 
 
 class Scenario(_Data, frozen=True):

@@ -297,10 +297,10 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
                 x=m.x,
                 y=m.y,
                 health=m.health,
-                max_health=CONTENT.monsters[m.card].health,
+                max_health=CONTENT.monsters[m.card].health_for(len(state.seats)),
                 defense=CONTENT.monsters[m.card].defense,
                 move=CONTENT.monsters[m.card].move,
-                attack=CONTENT.monsters[m.card].attack,
+                attack=CONTENT.monsters[m.card].attack_for(len(state.seats)),
             )
             for m in state.monsters
         ),

@@ -111,8 +111,10 @@ SCENARIOS = (
     Scenario(
         "machina",
         "trio-random",
-        seed=909,
-        bot_seed=9,
+        # since machina/2+content.2 (a Warden that takes a fight), a seed whose random explorers
+        # get past the Orrery; 909 and 9 recorded the earlier rulesets
+        seed=915,
+        bot_seed=15,
         seats=("ada", "bram", "cyra"),
         options={},
         max_actions=1_000,

@@ -134,10 +134,10 @@ def next_chapter(out: Emitter) -> None:
     state = out.state
     if state.chapter_deck:
         card = CONTENT.chapter(state.chapter_deck[0])
-        out.emit(ChapterBegan(card.id, card.charges))
+        out.emit(ChapterBegan(card.id, card.charges_for(len(state.seats))))
     else:
         card = CONTENT.scenario.endgame
-        cards = tuple(CardCharges(c.id, c.charges) for c in card.cards)
+        cards = tuple(CardCharges(c.id, c.charges_for(len(state.seats))) for c in card.cards)
         out.emit(EndgameBegan(card.id, cards))
     _enters_play(out, card)
 

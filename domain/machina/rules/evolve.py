@@ -248,7 +248,8 @@ def evolve(state: MachinaState, event: MachinaEvent) -> MachinaState:
             return replace(state, card_charges=others + now)
         case MonsterAppeared(monster=uid, card=kind, x=x, y=y, source=source):
             monsters = state.monster_deck[1:] if source == "deck" else state.monster_deck
-            arrived = Monster(uid, kind, x, y, CONTENT.monsters[kind].health)
+            health = CONTENT.monsters[kind].health_for(len(state.seats))
+            arrived = Monster(uid, kind, x, y, health)
             return replace(
                 state, monsters=(*state.monsters, arrived), monster_deck=monsters, spawned=uid
             )

@@ -24,6 +24,7 @@ from domain.machina.actions import (
     UseItem,
 )
 from domain.machina.board import SIDES, STEP, Placed, attach_origin, distance, neighbours
+from domain.machina.content import ActionSpace
 from domain.machina.content_load import CONTENT
 from domain.machina.events import (
     Attacked,
@@ -111,6 +112,8 @@ def _interactions(state: MachinaState, who: Explorer) -> list[Candidate]:
         space = found.spaces.get(point)
         if space is None or space.action is None or point in state.exits:
             continue
+        if who.stamina < interact_cost(space.action):
+            continue
         action = Interact(point[0], point[1])
         room = len(held(state, who.id)) < CONTENT.ruleset.carry_limit
         if space.action.kind == "search" and point not in state.spent and state.item_deck and room:
@@ -187,8 +190,7 @@ def explorer_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
             if found.passable(to, state.exits) and to not in taken:
                 out.append(Candidate(Move(side), f"Move {DIRECTIONS[side]} to {to[0]},{to[1]}"))
     out.extend(_item_candidates(state, who))
-    if who.stamina >= rules.interact_cost:
-        out.extend(_interactions(state, who))
+    out.extend(_interactions(state, who))
     if who.stamina >= rules.explore_cost and state.map_deck and not exploring_prevented(state):
         for side in SIDES:
             if _explore_plan(state, who, side) is not None:
@@ -258,10 +260,15 @@ def _use(out: Emitter, who: str, card_id: str, target: str) -> None:
             monster_slain(out, slain)
 
 
+def interact_cost(space: ActionSpace) -> int:
+    """The stamina an interaction with ``space`` costs: its own, else the ruleset's."""
+    return CONTENT.ruleset.interact_cost if space.cost is None else space.cost
+
+
 def _interact(out: Emitter, who: str, x: int, y: int) -> None:
-    out.emit(Interacted(who, x, y, CONTENT.ruleset.interact_cost))
     space = board(out.state).spaces[(x, y)]
     assert space.action is not None
+    out.emit(Interacted(who, x, y, interact_cost(space.action)))
     if space.action.kind == "search":
         out.emit(SpaceSearched(x, y))
         top = out.state.item_deck[0]

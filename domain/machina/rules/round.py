@@ -169,7 +169,7 @@ def _monster_acts(out: Emitter, uid: int) -> None:
     if distance(unit.point, target.point) != 1:
         return
     chance = out.chance()
-    dice = chance.dice(card.attack, CONTENT.ruleset.game_die)
+    dice = chance.dice(card.attack_for(len(state.seats)), CONTENT.ruleset.game_die)
     hits = sum(1 for face in dice if face >= CONTENT.explorers[who].defense)
     loss = hits * hit_cost(state)
     out.emit(MonsterAttacked(uid, who, dice, hits, loss, chance.rng.draws))

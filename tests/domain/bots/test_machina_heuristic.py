@@ -6,7 +6,7 @@ from domain.bots.uniform_random import UniformRandom
 from domain.core.game import Game
 from domain.machina import GAME
 from domain.machina.state import MachinaState
-from tests.domain.machina.helpers import DUO, FOUR, SOLO, fresh
+from tests.domain.machina.helpers import DUO, FOUR, SOLO, TRIO, fresh
 
 
 def _finish(state: MachinaState, bot: MachinaHeuristic | UniformRandom) -> MachinaState:
@@ -21,14 +21,15 @@ def _finish(state: MachinaState, bot: MachinaHeuristic | UniformRandom) -> Machi
     raise AssertionError("the expedition did not end")
 
 
-def test_the_heuristic_bot_wins_most_expeditions_with_any_number_of_explorers() -> None:
-    """Solo is the hardest (``tabletale simulate machina`` loses about one in ten); with company
-    the bot has not been seen to lose."""
-    for seats, least in ((SOLO, 4), (DUO, 5), (FOUR, 5)):
+def test_the_heuristic_bot_wins_some_expeditions_and_loses_some_with_any_party() -> None:
+    """The content is balanced for a sensible party to win about half its expeditions at every
+    party size (``domain/machina/RULES_NOTES.md``, Balance): over eight seeds the bot neither
+    always wins nor always loses, with one to four explorers."""
+    for seats in (SOLO, DUO, TRIO, FOUR):
         outcomes = [
-            GAME.outcome(_finish(fresh(seats, seed), MachinaHeuristic())) for seed in range(5)
+            GAME.outcome(_finish(fresh(seats, seed), MachinaHeuristic())) for seed in range(8)
         ]
-        assert outcomes.count("won") >= least, (seats, outcomes)
+        assert 2 <= outcomes.count("won") <= 6, (seats, outcomes)
 
 
 def test_random_play_mostly_loses() -> None:

@@ -41,9 +41,14 @@ def in_chapter(state: MachinaState, chapter: str, **fields: Any) -> MachinaState
     chapters after it still in the deck, and ``fields`` replaced."""
     card = CONTENT.chapter(chapter)
     later = CHAPTERS[CHAPTERS.index(chapter) + 1 :] if chapter in CHAPTERS else ()
-    charges = (CardCharges(chapter, card.charges),) if card.charges else ()
+    explorers = len(state.seats)
+    charges: tuple[CardCharges, ...] = (
+        (CardCharges(chapter, card.charges_for(explorers)),) if card.charges else ()
+    )
     if chapter == CONTENT.scenario.endgame.id:
-        charges = tuple(CardCharges(c.id, c.charges) for c in card.cards if c.charges)
+        charges = tuple(
+            CardCharges(c.id, c.charges_for(explorers)) for c in card.cards if c.charges
+        )
     state = replace(
         state,
         chapter=chapter,

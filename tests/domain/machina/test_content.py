@@ -19,8 +19,8 @@ def test_the_shipped_content_loads_without_a_problem() -> None:
 
 
 def test_the_ruleset_names_the_rules_and_the_content_version() -> None:
-    assert content_version(CONTENT_DIR) == 1
-    assert GAME.info.ruleset == "machina/2+content.1"
+    assert content_version(CONTENT_DIR) == 2
+    assert GAME.info.ruleset == "machina/2+content.2"
 
 
 def test_to_eternity_has_five_to_eight_chapters_then_an_endgame() -> None:

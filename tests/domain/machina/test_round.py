@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from msgspec.structs import replace
 
@@ -116,8 +118,8 @@ def test_a_monster_goes_for_the_nearest_explorer_the_first_seat_among_equals() -
     assert _attacks_by(events, rat)[0].explorer == "ada"
 
 
-def _attacks_by(events: list[object], monster: int) -> list[MonsterAttacked]:
-    return [e for e in of_type(events, MonsterAttacked) if e.monster == monster]
+def _attacks_by(events: Sequence[object], monster: int) -> list[MonsterAttacked]:
+    return [e for e in of_type(list(events), MonsterAttacked) if e.monster == monster]
 
 
 def test_an_attack_rolls_the_weapons_dice_against_the_monsters_defense() -> None:

@@ -186,11 +186,15 @@ def test_when_the_last_surviving_explorer_exits_the_play_area_is_cleared_in_orde
     assert state.map_deck[-1] == "gatehouse"
     assert of_type(events, ChapterFlipped) == [ChapterFlipped("bridge", "play")]
     assert [t.tile for t in state.tiles] == ["clock-chamber"]
-    assert of_type(events, ChapterBegan) == [ChapterBegan("clock", 2)]
+    # The Clock Chamber's card: 2 count tokens, and 2 more for the second explorer.
+    assert of_type(events, ChapterBegan) == [ChapterBegan("clock", 4)]
     # the Clock Chamber's enters play abilities: recover, then each explorer takes an item
     after = names.index("chapter_began")
     assert [e.explorer for e in of_type(events[after:], ItemGained)] == ["ada", "bram"]
-    assert state.monsters == ()
+    # The round goes on in the Clock Chamber, whose horror rating 4 invokes a horror event: only
+    # a monster that appeared after the exit may be in play.
+    appeared = {e.monster for e in of_type(events[after:], MonsterAppeared)}
+    assert {m.uid for m in state.monsters} <= appeared and 1 not in appeared
 
 
 def test_the_map_tiles_go_under_the_deck_in_a_shuffled_order() -> None:
