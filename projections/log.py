@@ -1,8 +1,11 @@
 """A viewer's copy of the event log: each event as that seat may see it.
 
 The game redacts its own events. The campaign-level events carry the seed, which stays secret while
-the campaign runs, so their ``seed`` and ``salt`` are left out until it has ended. A stored seed is
-an integer of up to 64 bits; it is shown as a decimal string, which no JSON client rounds.
+the campaign runs, so their ``seed`` and ``salt`` are left out until it has ended. A fork's history
+starts with its parents' events: a seed among them is theirs, not the fork's, so the fork's end
+reveals only its own (its ``Reseeded``, from ``own_from`` on); the parents' are revealed by their
+own ends. A stored seed is an integer of up to 64 bits; it is shown as a decimal string, which no
+JSON client rounds.
 """
 
 from __future__ import annotations
@@ -68,10 +71,15 @@ def seen_event(game: Game, event: Any, seat: str | None, *, ended: bool) -> Any:
     return msgspec.to_builtins(game.redact(event, seat))
 
 
-def seen(game: Game, recorded: RecordedEvent, seat: str | None, *, ended: bool) -> SeenEvent:
+def seen(
+    game: Game, recorded: RecordedEvent, seat: str | None, *, ended: bool, own_from: int = 1
+) -> SeenEvent:
+    """``recorded`` as ``seat`` may see it; ``own_from``: the campaign's first own version (a
+    fork's seeds below it are its parents' and stay hidden here)."""
+    revealing = ended and recorded.version >= own_from
     return SeenEvent(
         recorded.version,
-        seen_event(game, recorded.event, seat, ended=ended),
+        seen_event(game, recorded.event, seat, ended=revealing),
         recorded.seat,
         recorded.at_ms,
         acted_by(recorded),
@@ -79,9 +87,14 @@ def seen(game: Game, recorded: RecordedEvent, seat: str | None, *, ended: bool) 
 
 
 def seen_log(
-    game: Game, events: Sequence[RecordedEvent], seat: str | None, *, ended: bool
+    game: Game,
+    events: Sequence[RecordedEvent],
+    seat: str | None,
+    *,
+    ended: bool,
+    own_from: int = 1,
 ) -> list[SeenEvent]:
-    return [seen(game, recorded, seat, ended=ended) for recorded in events]
+    return [seen(game, recorded, seat, ended=ended, own_from=own_from) for recorded in events]
 
 
 class Seeding(msgspec.Struct, frozen=True):

@@ -87,7 +87,8 @@ class Origin:
 
 def seen_events(head: Head, recorded: Sequence[Recorded[Any]], seat: str | None) -> list[SeenEvent]:
     ended = head.outcome != "running"
-    return [seen(head.game, item, seat, ended=ended) for item in recorded]
+    own_from = head.facts.own_from
+    return [seen(head.game, item, seat, ended=ended, own_from=own_from) for item in recorded]
 
 
 def sync_message(head: Head, seat: str | None, reason: str | None = None) -> Sync:

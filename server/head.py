@@ -20,7 +20,17 @@ from server.codec import Codec, codec_for
 class Facts:
     """What never changes about a campaign once its first event is stored."""
 
-    __slots__ = ("attrs", "codec", "fork_version", "game", "id", "origin", "parent", "seats")
+    __slots__ = (
+        "attrs",
+        "codec",
+        "fork_version",
+        "game",
+        "id",
+        "origin",
+        "own_from",
+        "parent",
+        "seats",
+    )
 
     def __init__(
         self,
@@ -43,6 +53,8 @@ class Facts:
         self.attrs = attrs
         self.parent = parent
         self.fork_version = fork_version
+        self.own_from = fork_version + 1 if parent is not None else 1
+        """The campaign's first own version: below it, a fork's history is its parents'."""
 
 
 class Head:

@@ -184,14 +184,40 @@ class CampaignService:
         return await self.store.list_campaigns(offset=offset, limit=limit, listed_only=listed_only)
 
     async def revealed(self, campaign_id: str, head: Head) -> Seeding | None:
-        """The seed in force at ``head`` once the campaign has ended; None while it runs.
+        """The seed in force at ``head`` once it may be known; None until then.
 
+        A campaign's own seed is revealed when it ends. A fork that kept its parent's luck uses
+        a seed that belongs to an ancestor (the one that created or reseeded it), which may
+        still be playing with it: that seed is revealed only once its owner has ended too.
         Only the one event that set it is read (version 1, or a reseeded fork's first event).
         """
         if head.outcome == "running":
             return None
         at = seeded_at(head)
+        if not await self.seed_revealed(head.facts, at):
+            return None
         return last_seeding(await self.heads.events(campaign_id, at - 1, at))
+
+    async def history_revealed(self, head: Head, upto: int | None = None) -> bool:
+        """Whether everything in ``head``'s history up to ``upto`` (all of it when None) may be
+        known, seeds and hidden cards included: it has ended, and so has every campaign it was
+        forked from whose events it shares there (a fork of a running campaign holds that
+        campaign's luck and hidden cards)."""
+        while head.outcome != "running":
+            parent = head.facts.parent
+            if parent is None or (upto is not None and upto > head.facts.fork_version):
+                return True
+            head = await self.heads.head(parent)
+        return False
+
+    async def seed_revealed(self, facts: Facts, at: int) -> bool:
+        """Whether the seed set at version ``at`` of the (ended) campaign ``facts`` may be
+        known: its own, or its owner among the ancestors has ended as well."""
+        owner: Head | None = None
+        while at < facts.own_from and facts.parent is not None:
+            owner = await self.heads.head(facts.parent)
+            facts = owner.facts
+        return owner is None or owner.outcome != "running"
 
     # -- writing --------------------------------------------------------------------------
 

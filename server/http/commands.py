@@ -93,9 +93,11 @@ async def fork(request: Request) -> Response:
     asked = await body(request, ForkRequest)
     head = await ctx.service.head(cid)
     await ctx.service.spectators.visible(head, seat, asked.at)
-    if seat is None and head.outcome == "running":
-        # A fork hands out every seat's token, so its holder sees all hidden information.
-        _seated(seat, "fork it while it runs")
+    if seat is None and not await ctx.service.history_revealed(head, asked.at):
+        # A fork hands out every seat's token, so its holder sees all hidden information: of
+        # this campaign while it runs, and of one it was forked from that still runs when the
+        # version is in their shared history.
+        _seated(seat, "fork it there while it, or the campaign it was forked from, runs")
     await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     # The service keeps a private campaign's forks private (and out of the catalog).

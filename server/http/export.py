@@ -1,8 +1,9 @@
 """``GET /api/campaigns/{id}/export``: a seat's holder takes the campaign as an export file.
 
-Once the campaign has ended the file is complete, as ``tabletale export`` writes it; while it
-runs the file is partial, taken as the seat sees the campaign (:mod:`server.transfer.export_file`),
-and no import accepts it. Spectators have no export: the file is a player's record.
+Once the campaign has ended, and every campaign it was forked from (their seeds are in its
+history), the file is complete, as ``tabletale export`` writes it; until then the file is
+partial, taken as the seat sees the campaign (:mod:`server.transfer.export_file`), and no import
+accepts it. Spectators have no export: the file is a player's record.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ async def export(request: Request) -> Response:
             "forbidden", "Only a seat's holder may export a campaign; present the seat's token."
         )
     head = await ctx.service.head(cid)
-    partial_for = seat if head.outcome == "running" else None
+    partial_for = None if await ctx.service.history_revealed(head) else seat
     lines = export_lines(ctx.service, cid, taken_ms=wall_clock_ms(), partial_for=partial_for)
     # The first lines are produced before answering, so that an error is still a typed answer.
     first = [await anext(lines), await anext(lines)]

@@ -47,7 +47,9 @@ async def events(request: Request) -> Response:
     head = await ctx.service.spectators.head_for(await ctx.service.head(cid), seat)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
-    return json(EventsOut(head.version, seen_log(head.game, recorded, seat, ended=ended)))
+    own_from = head.facts.own_from
+    log = seen_log(head.game, recorded, seat, ended=ended, own_from=own_from)
+    return json(EventsOut(head.version, log))
 
 
 @operation("The viewer's view at a version.", StateOut, query={"at": Version}, seat_token=True)

@@ -34,9 +34,9 @@ class PartialExport(TransferError):
     def __init__(self, campaign_id: str) -> None:
         self.campaign_id = campaign_id
         super().__init__(
-            f"This export of campaign {campaign_id} was taken while the campaign ran, so its "
-            "hidden parts are withheld and it cannot be imported; export it again once it has "
-            "ended."
+            f"This export of campaign {campaign_id} was taken while the campaign (or one it "
+            "was forked from) ran, so its hidden parts are withheld and it cannot be imported; "
+            "export it again once they have ended."
         )
 
 

@@ -109,7 +109,8 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
                 if pause:
                     await asyncio.sleep(pause)  # the replay's pace is the point here
                 outcome = game.outcome(after)
-                event = seen(game, recorded, seat, ended=outcome != "running")
+                ended = outcome != "running"
+                event = seen(game, recorded, seat, ended=ended, own_from=head.facts.own_from)
                 new_view = seat_view(game, after, seat)
                 update = Update(
                     recorded.version,

@@ -78,7 +78,7 @@ async def test_a_seat_exports_a_partial_file_while_the_campaign_runs_and_the_who
     log = (await api.get(f"/api/campaigns/{cid}/events", headers=auth(token))).json()["events"]
     assert [line["event"] for line in events] == [entry["event"] for entry in log]
     assert end["events"] == len(events) == campaign["head"]
-    with pytest.raises(PartialExport, match="export it again once it has ended"):
+    with pytest.raises(PartialExport, match="export it again once they have ended"):
         read_export(running.content.splitlines(keepends=True))
 
     assert await play(api, cid, tokens, MOST_ACTIONS) != "running"
