@@ -138,7 +138,7 @@ async def _migrate(source_url: StoreUrl, target_url: StoreUrl, *, chunk: int, wo
             print(
                 f"{len(verified.unlisted):,} campaigns are copied whole but missing from the "
                 "target's catalog: a run was killed between the store's creating one and its "
-                "entering it in the catalog (docs/export.md, Limit).",
+                "entering it in the catalog; run the migration again to put them back.",
                 flush=True,
             )
             for campaign_id in verified.unlisted:

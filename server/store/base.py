@@ -201,6 +201,13 @@ class EventStore(Protocol):
         """Raises UnknownCampaign."""
         ...
 
+    async def catalogue(self, campaign_id: str) -> None:
+        """Make sure a campaign that exists is in the catalog, as creating it does (idempotent;
+        raises UnknownCampaign). Where the catalog is written in a step of its own after the
+        campaign (Redis), a process killed in between left the campaign out of it; whoever
+        finds such a campaign complete (a resumed migration) puts it back."""
+        ...
+
     async def forks_of(
         self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
     ) -> list[CampaignInfo]:

@@ -110,6 +110,9 @@ class MemoryStore(PointRunsNear):
         )
         return self._insert(info, events, point)
 
+    async def catalogue(self, campaign_id: str) -> None:
+        await self.info(campaign_id)  # a campaign and its catalog entry are one record here
+
     async def info(self, campaign_id: str) -> CampaignInfo:
         return self._get(campaign_id).info
 

@@ -273,6 +273,12 @@ class RedisStore(PointRunsNear):
     ) -> list[CampaignInfo]:
         return await self._forks.page(campaign_id, after, limit)
 
+    async def catalogue(self, campaign_id: str) -> None:
+        info = await self.info(campaign_id)
+        with reachable():
+            async with self._pooled():
+                await self._catalog.enter(info)
+
     async def info(self, campaign_id: str) -> CampaignInfo:
         with reachable():
             flat = await self._link.execute("HGETALL", self._key(campaign_id, "meta"))

@@ -165,6 +165,9 @@ class SqliteStore(PointRunsNear):
         )
         return await self._insert(info, events, point)
 
+    async def catalogue(self, campaign_id: str) -> None:
+        await self.info(campaign_id)  # a campaign and its catalog entry are one record here
+
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))
 

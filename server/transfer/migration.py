@@ -201,6 +201,8 @@ class Migration:
         else:
             at = await self._check_held(info, held)
             outcome = "present" if at == info.head else "completed"
+            # A run killed between creating it and entering it in the catalog left it out.
+            await self.target.catalogue(info.id)
         written = at - (info.fork_version if held is None else held.head)
         while at < info.head:
             page = await self._page(info, at, info.head)

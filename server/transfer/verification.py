@@ -8,8 +8,8 @@ campaign and what differs.
 
 The target's catalog must list every one as well. A campaign it holds but does not list is
 reported apart (``unlisted``): the Redis store enters a new campaign in its catalog, on a slot of
-its own, just after creating it, so a run killed between the two writes leaves it out, and the
-store contract has no way to enter it again.
+its own, just after creating it, so a run killed between the two writes leaves it out until a
+resumed run finds it complete and puts it back (``EventStore.catalogue``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.store.base import CampaignExists, EventStore
+from server.store.base import CampaignExists, EventStore, UnknownCampaign
 from tests.server.store.helpers import batch
 
 
@@ -113,3 +113,14 @@ class CatalogConformance:
             await store.fork("c", 0, "d", now_ms=4)
         assert (await store.info("c")).listed and not (await store.info("d")).listed
         assert await ids(store) == ["c"]
+
+    async def test_cataloguing_a_campaign_again_changes_nothing(self, store: EventStore) -> None:
+        await store.create("a", "gil_ennis", now_ms=1)
+        await store.create("b", "gil_ennis", now_ms=2, listed=False)
+        await store.catalogue("a")
+        await store.catalogue("b")
+        everything = await store.list_campaigns()
+        assert [(info.id, info.listed) for info in everything] == [("b", False), ("a", True)]
+        assert await ids(store) == ["a"]
+        with pytest.raises(UnknownCampaign):
+            await store.catalogue("nowhere")

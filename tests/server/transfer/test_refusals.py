@@ -142,10 +142,12 @@ async def test_a_partial_file_is_refused_with_what_to_do(
     campaign_id, _ = await played(service, "machina", seed=3, moves=5)
     seat = (await service.facts(campaign_id)).seats[0]
     partial = await exported(service, campaign_id, partial_for=seat)
-    with pytest.raises(PartialExport, match="taken while the campaign ran"):
+    with pytest.raises(
+        PartialExport, match="taken while the campaign \\(or one it was forked from\\) ran"
+    ):
         read_export(lines_of(partial))
     said = await refused_import(tmp_path, partial, capsys)
-    assert "export it again once it has ended" in said
+    assert "export it again once they have ended" in said
 
 
 async def test_a_campaign_held_with_other_events_is_refused_naming_the_first_that_differs(
