@@ -212,9 +212,11 @@ async def create_campaign(
     seed: int | str | None = None,
     options: dict[str, Any] | None = None,
     seats: list[str] | None = None,
+    bots: dict[str, dict[str, Any]] | None = None,
 ) -> Message:
     """``POST /api/campaigns``; returns ``{"id", "game", "seats": {seat: token}, ...}``. The
-    seed, if chosen, goes as a decimal string."""
+    seed, if chosen, goes as a decimal string; ``bots``: the seats bots play, as
+    ``{seat: {"bot": policy, "level": n}}``."""
     body: Message = {"game": game}
     if seed is not None:
         body["seed"] = seed_field(seed)
@@ -222,6 +224,8 @@ async def create_campaign(
         body["options"] = options
     if seats:
         body["seats"] = seats
+    if bots:
+        body["bots"] = bots
     return await asyncio.to_thread(post, f"{base.rstrip('/')}/api/campaigns", body)
 
 

@@ -1,22 +1,25 @@
 """The peer's loop shape against tabletale, and the peer itself in the same run.
 
     python loadtests/peer_loop.py --sessions 1,50,200 --duration 15 [--workers 2]
-        [--paced 2.0] [--churn] [--idle 10000] [--peer DIR] [--redis-url URL]
+        [--paced 2.0] [--churn] [--bot-partners 100] [--idle 10000] [--peer DIR]
+        [--redis-url URL]
 
 For each configuration a tabletale server is started on a free loopback port (on Redis, under a
 key prefix of its own that is deleted afterwards), ``S`` sessions are set up (a campaign and a
 player socket each), then all of them loop together for ``D`` seconds: act, wait for the server's
 authoritative answer, record the round trip, act again. With ``--paced R`` each session acts ``R``
-times a second instead of as fast as it can; with ``--churn`` a session whose campaign ends creates
-the next one and plays on (Gil & Ennis games end after about 45 actions), and the time to create
-the next campaign is reported apart. ``--idle N`` opens ``N`` player sockets that never act
-and measures what they cost the server. When Node and the boardgame.io harness (``--peer``) are
-present, the harness runs with the same ``S`` and ``D`` right after, so the ratios come from one
-sitting on one machine.
+times a second instead of as fast as it can; with ``--churn`` a session whose campaign ends
+creates the next one and plays on (Gil & Ennis games end after about 45 actions), and the time to
+create the next campaign is reported apart. With ``--bot-partners N`` the first N sessions play
+Gil & Ennis in co-op with a search bot as Ennis (thinking in the server's bot processes, at its
+bot pace), waiting for the bot's moves as a person would. ``--idle N`` opens ``N`` player sockets
+that never act and measures what they cost the server. When Node and the boardgame.io harness
+(``--peer``) are present, the harness runs with the same ``S`` and ``D`` right after, so the
+ratios come from one sitting on one machine.
 
 Prints one JSON line per configuration: moves, moves/s, p50/p95/p99 round trip (ms), errors,
-server CPU per accepted action (ms), server peak RSS, and the Redis connections each server
-process holds.
+server CPU per accepted action (ms), server peak RSS, the Redis connections each server process
+holds, and the garbage collector's pauses in the window.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from clients.connection import Seat, create_campaign  # noqa: E402
+from clients.replica import ProtocolError  # noqa: E402
 from loadtests.server_under_test import (  # noqa: E402
     cpu_seconds,
     memory_kib,
@@ -52,6 +56,7 @@ from loadtests.server_under_test import (  # noqa: E402
 DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
 DRIVERS = 2  # driver processes, so the load generator is not the bottleneck on two cores
 GIVING_UP = ("abandon", "confirm_abandon")
+BOT_SEATS = ["gil", "ennis"]
 """Action ids the players never pick (Eila's way of ending a campaign for good)."""
 
 
@@ -70,8 +75,19 @@ async def _session(
     rng = random.Random(index)
     ws = "ws" + base.removeprefix("http")
     seed = index + 1
+    partnered = index < out["bot_partners"]
+
+    async def new_campaign() -> dict[str, Any]:
+        if not partnered:
+            return await create_campaign(base, game, seed=seed)
+        # Gil & Ennis in co-op: this session plays Gil, a search bot plays Ennis.
+        bots = {"ennis": {"bot": "search", "level": out["bot_level"]}}
+        created = await create_campaign(base, game, seed=seed, seats=BOT_SEATS, bots=bots)
+        created["seats"].pop("ennis")
+        return created
+
     try:
-        created = await create_campaign(base, game, seed=seed)
+        created = await new_campaign()
         first = True
         while True:
             token = next(iter(created["seats"].values()))
@@ -88,7 +104,7 @@ async def _session(
             # Churn: the campaign ended; the same player starts the next one at once.
             seed += 1 << 20
             sent = time.perf_counter()
-            created = await create_campaign(base, game, seed=seed)
+            created = await new_campaign()
             out["restarts"].append((time.perf_counter() - sent) * 1000)
     except Exception as error:  # every failure of a session counts as an error
         out["errors"] += 1
@@ -120,6 +136,10 @@ async def _play(
         now = time.time()
         if now >= end:
             return None
+        if seat.outcome == "running" and not seat.legal_actions:
+            # A bot partner's turn: its move comes as an update (at the server's bot pace).
+            await seat.next_update(timeout=30.0)
+            continue
         if seat.outcome != "running" or not seat.legal_actions:
             out["ended"] += 1
             return next_at if out["churn"] else None
@@ -127,7 +147,17 @@ async def _play(
         moves = [a for a in seat.legal_actions if not a["id"].startswith(GIVING_UP)]
         action = rng.choice(moves or seat.legal_actions)["id"]
         sent = time.perf_counter()
-        await seat.act(action, timeout=10.0)
+        version = seat.version
+        try:
+            await seat.act(action, timeout=10.0)
+        except ProtocolError as refused:
+            if refused.code != "stale_version" or not out["bot_partners"]:
+                raise
+            # The bot partner moved first, as a person's partner may: take its move, go on.
+            out["stale"] += 1
+            if seat.version == version:
+                await seat.next_update(timeout=10.0)
+            continue
         took = time.perf_counter() - sent
         if time.time() <= end:
             latencies.append(took * 1000)
@@ -158,6 +188,9 @@ async def drive(args: argparse.Namespace) -> None:
         "ready": 0,
         "ended": 0,
         "churn": args.churn,
+        "bot_partners": args.bot_partners,
+        "stale": 0,
+        "bot_level": args.bot_level,
         "restarts": [],
         "error_kinds": {},
         "frames": 0,
@@ -258,6 +291,9 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
                 command += ["--idle"]
             if args.churn:
                 command += ["--churn"]
+            # The first --bot-partners sessions (by global index) play beside a bot.
+            command += ["--bot-partners", str(args.bot_partners)]
+            command += ["--bot-level", str(args.bot_level)]
             drivers.append(
                 subprocess.Popen(
                     command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
@@ -274,11 +310,13 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             driver.stdin.flush()
         time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
         cpu_before = cpu_seconds(pids)
-        pauses_before = collector_pauses(base) if args.workers == 1 else {}
+        pauses_before = collector_pauses(base) if args.workers == 1 else None
         profiler = _profile(args, pids)
         time.sleep(max(0.0, end - time.time()))  # the measured window itself
         cpu_after = cpu_seconds(pids)
-        pauses = pauses_between(pauses_before, collector_pauses(base)) if pauses_before else {}
+        pauses = {}
+        if pauses_before is not None:
+            pauses = pauses_between(pauses_before, collector_pauses(base))
         rss_after = memory_kib(pids, "VmRSS")
         if profiler is not None:
             profiler.wait(timeout=args.duration + 30)
@@ -314,6 +352,12 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "redis_connections_per_process": connections,
         "collector_pauses": pauses,
     }
+    if args.bot_partners:
+        line["bot_partners"] = {
+            "sessions": args.bot_partners,
+            "level": args.bot_level,
+            "stale_answers": sum(r["stale"] for r in results),
+        }
     if args.churn:
         restarts = [x for r in results for x in r["restarts"]]
         line["churn"] = {
@@ -391,6 +435,13 @@ def main() -> None:
     parser.add_argument("--game", default="eila")
     parser.add_argument("--paced", type=float, default=0.0, help="actions per second per session")
     parser.add_argument("--idle", action="store_true", help="sockets that never act")
+    parser.add_argument(
+        "--bot-partners",
+        type=int,
+        default=0,
+        help="sessions that play Gil & Ennis in co-op with a search bot as Ennis",
+    )
+    parser.add_argument("--bot-level", type=int, default=1, help="the bot partners' level")
     parser.add_argument(
         "--churn",
         action="store_true",
