@@ -23,7 +23,7 @@ import redis
 from redis.crc import key_slot
 
 from server.store.redis_cluster import is_cluster_url, node_url, seed_url
-from tests.redis_support import START_TIMEOUT_S, answers, free_port
+from tests.redis_support import START_TIMEOUT_S, answers, free_ports
 
 CLUSTER_URL_VARIABLE = "TABLETALE_TEST_REDIS_CLUSTER_URL"
 
@@ -41,7 +41,11 @@ class OwnCluster:
         self.server, self.cli = server, cli
         self.workdir = workdir
         self.replicas = replicas
-        self.ports = [free_port() for _ in range(masters * (1 + replicas))]
+        nodes = masters * (1 + replicas)
+        # Each node's port and its cluster bus port, all distinct.
+        picked = free_ports(2 * nodes)
+        self.ports = picked[:nodes]
+        self.bus_ports = dict(zip(self.ports, picked[nodes:], strict=True))
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
         self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
 
@@ -51,7 +55,7 @@ class OwnCluster:
     def start(self) -> None:
         for port in self.ports:
             command = [self.server, "--port", str(port), "--bind", "127.0.0.1"]
-            command += ["--cluster-enabled", "yes", "--cluster-port", str(free_port())]
+            command += ["--cluster-enabled", "yes", "--cluster-port", str(self.bus_ports[port])]
             command += ["--cluster-config-file", f"nodes-{port}.conf"]
             command += ["--save", "", "--appendonly", "no", "--dir", str(self.workdir)]
             if self.replicas:

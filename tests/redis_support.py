@@ -68,6 +68,19 @@ def free_port() -> int:
         return port
 
 
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct free ports: every probe stays bound until all are picked (one at a
+    time, the kernel may hand the same port out twice)."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [int(probe.getsockname()[1]) for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
+
+
 def _await_ready(server: subprocess.Popen[bytes]) -> bytes:
     """Read the server's log until it says it is ready; returns what it printed."""
     assert server.stdout is not None

@@ -97,7 +97,12 @@ async def fork(request: Request) -> Response:
         # A fork hands out every seat's token, so its holder sees all hidden information: of
         # this campaign while it runs, and of one it was forked from that still runs when the
         # version is in their shared history.
-        _seated(seat, "fork it there while it, or the campaign it was forked from, runs")
+        doing = (
+            "fork it while it runs"
+            if head.outcome == "running"
+            else "fork it there while the campaign it was forked from runs"
+        )
+        _seated(seat, doing)
     await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     # The service keeps a private campaign's forks private (and out of the catalog).
