@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bot",
         default="random",
-        help="random (any game), search (any game), greedy (Eila) or heuristic (Machina)",
+        help="random (any game), search (any game), greedy (Eila) "
+        "or heuristic (Gil & Ennis, Machina)",
     )
     sim.add_argument(
         "--level", type=int, choices=(1, 2, 3), default=None, help="the search bot's level (2)"

@@ -40,6 +40,12 @@ def _machina_heuristic(game: Game, seed: int) -> Bot:
     return MachinaHeuristic()
 
 
+def _gil_ennis_heuristic(game: Game, seed: int) -> Bot:
+    from domain.bots.gil_ennis_heuristic import GilEnnisHeuristic
+
+    return GilEnnisHeuristic(seed)
+
+
 def _eila_greedy(game: Game, seed: int) -> Bot:
     from domain.bots.eila_greedy import EilaGreedy
     from domain.eila.game import EilaGame
@@ -58,7 +64,7 @@ def _search(game: Game, seed: int, level: int | None = None) -> Bot:
 BOTS: dict[str, dict[str | None, Callable[[Game, int], Bot]]] = {
     "random": {None: _uniform},
     "greedy": {"eila": _eila_greedy},
-    "heuristic": {"machina": _machina_heuristic},
+    "heuristic": {"machina": _machina_heuristic, "gil-ennis": _gil_ennis_heuristic},
     "search": {None: _search},
 }
 """Bots by name, then by the game they play (None: any game)."""
