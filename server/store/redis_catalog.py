@@ -12,7 +12,6 @@ Campaigns stored before the meta hash kept ``listed`` are not in the listed set.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib.resources
 from collections.abc import Callable
@@ -22,6 +21,7 @@ import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.base import CampaignInfo
+from server.store.redis_backfill import OnceForPrefix
 from server.store.redis_records import parse_info
 
 _CATALOG_LUA = importlib.resources.files("server.store").joinpath("redis_catalog.lua").read_text()
@@ -45,9 +45,7 @@ class Catalog:
         self._pooled = pooled
         self._all = f"{prefix}:catalog"
         self._listed = f"{prefix}:listed{{{self._all}}}"
-        self._backfilled_key = f"{prefix}:listed_backfilled"
-        self._backfilled = False
-        self._backfilling = asyncio.Lock()
+        self._backfill = OnceForPrefix(client, f"{prefix}:listed_backfilled", pooled)
         self._enter = client.register_script(_CATALOG_LUA)
 
     async def enter(self, info: CampaignInfo) -> None:
@@ -62,8 +60,8 @@ class Catalog:
         """Newest first; a campaign whose metadata is missing (still being created) is left out."""
         if limit <= 0:
             return []
-        if listed_only and not self._backfilled:
-            await self._backfill()
+        if listed_only:
+            await self._backfill.ensure(self._backfill_page, BACKFILL_PAGE)
         catalog = self._listed if listed_only else self._all
         async with self._pooled():
             # Equal scores come in descending id order, as the other stores list them.
@@ -81,20 +79,6 @@ class Catalog:
             for campaign_id, fields in zip(ids, metas, strict=True)
             if fields
         ]
-
-    async def _backfill(self) -> None:
-        """Enter the listed campaigns of the catalog in the listed set, unless that was done for
-        this key prefix already (campaigns stored before the set existed are missing from it)."""
-        async with self._backfilling:
-            if self._backfilled:
-                return
-            async with self._pooled():
-                if not await self._client.exists(self._backfilled_key):
-                    start = 0
-                    while await self._backfill_page(start) == BACKFILL_PAGE:
-                        start += BACKFILL_PAGE
-                    await self._client.set(self._backfilled_key, b"1")
-            self._backfilled = True
 
     async def _backfill_page(self, start: int) -> int:
         """Enter the listed ones of a page of the catalog; returns the page's length."""

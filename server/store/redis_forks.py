@@ -18,7 +18,6 @@ servers of the older version before starting new ones.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable
 from typing import cast
@@ -27,6 +26,7 @@ import redis.asyncio
 from redis.asyncio.cluster import RedisCluster
 
 from server.store.base import CampaignInfo, ForkKey
+from server.store.redis_backfill import OnceForPrefix
 from server.store.redis_records import Fields, parse_info
 
 _DIGITS = 16  # 2**53 - 1, the largest version a client may name, has 16 digits
@@ -58,9 +58,7 @@ class ForkIndex:
         self._key = key
         self._pooled = pooled
         self._catalog = f"{prefix}:catalog"
-        self._backfilled_key = f"{prefix}:forks_backfilled"
-        self._backfilled = False
-        self._backfilling = asyncio.Lock()
+        self._backfill = OnceForPrefix(client, f"{prefix}:forks_backfilled", pooled)
 
     async def enter(self, info: CampaignInfo) -> bool:
         """Enter the fork ``info`` in its parent's index; whether it was not in it yet."""
@@ -80,8 +78,7 @@ class ForkIndex:
             )
 
     async def page(self, parent: str, after: ForkKey | None, limit: int) -> list[CampaignInfo]:
-        if not self._backfilled:
-            await self._backfill()
+        await self._backfill.ensure(self._backfill_page, BACKFILL_PAGE)
         found: list[CampaignInfo] = []
         start = "-" if after is None else "(" + member(after)
         async with self._pooled():
@@ -115,20 +112,6 @@ class ForkIndex:
         return [
             info for key, info in infos if info.parent == parent and info.fork_version == key[0]
         ]
-
-    async def _backfill(self) -> None:
-        """Enter the forks of the catalog in their parents' indexes, unless that was done for
-        this key prefix already."""
-        async with self._backfilling:
-            if self._backfilled:
-                return
-            async with self._pooled():
-                if not await self._client.exists(self._backfilled_key):
-                    start = 0
-                    while await self._backfill_page(start) == BACKFILL_PAGE:
-                        start += BACKFILL_PAGE
-                    await self._client.set(self._backfilled_key, b"1")
-            self._backfilled = True
 
     async def _backfill_page(self, start: int) -> int:
         """Enter the forks among a page of the catalog; returns the page's length."""

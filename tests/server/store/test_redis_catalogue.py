@@ -4,7 +4,6 @@ killed in between) is put back by ``catalogue``, on a single Redis and on a clus
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -14,17 +13,9 @@ from tests.redis_support import delete_prefix
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture(params=["redis", "cluster"])
-async def url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    found: str = request.getfixturevalue(
-        "redis_url" if request.param == "redis" else "redis_cluster_url"
-    )
-    yield found
-
-
-async def test_a_campaign_left_out_of_the_catalog_is_put_back(url: str) -> None:
+async def test_a_campaign_left_out_of_the_catalog_is_put_back(any_redis_url: str) -> None:
     prefix = f"tt-test-{uuid.uuid4().hex}"
-    store = RedisStore.from_url(url, prefix=prefix)
+    store = RedisStore.from_url(any_redis_url, prefix=prefix)
     try:
         await store.create("older", "gil_ennis", now_ms=1)
         await store.create("lost", "gil_ennis", now_ms=2)
@@ -39,4 +30,4 @@ async def test_a_campaign_left_out_of_the_catalog_is_put_back(url: str) -> None:
         assert [info.id for info in listed] == ["lost", "older"]
     finally:
         await store.close()
-        await delete_prefix(url, prefix)
+        await delete_prefix(any_redis_url, prefix)

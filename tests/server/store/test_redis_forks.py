@@ -4,7 +4,6 @@ single Redis and on a cluster."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -15,17 +14,9 @@ from tests.server.store.helpers import campaign_with
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture(params=["redis", "cluster"])
-async def url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    found: str = request.getfixturevalue(
-        "redis_url" if request.param == "redis" else "redis_cluster_url"
-    )
-    yield found
-
-
-async def test_forks_stored_before_the_index_are_entered_once(url: str) -> None:
+async def test_forks_stored_before_the_index_are_entered_once(any_redis_url: str) -> None:
     prefix = f"tt-test-{uuid.uuid4().hex}"
-    before = RedisStore.from_url(url, prefix=prefix)
+    before = RedisStore.from_url(any_redis_url, prefix=prefix)
     try:
         await campaign_with(before, "p", 5)
         for at, child in [(4, "b"), (2, "a"), (4, "c")]:
@@ -34,7 +25,7 @@ async def test_forks_stored_before_the_index_are_entered_once(url: str) -> None:
         # As a server of the older version left them: no index, and nothing backfilled.
         await before.client.delete(f"{prefix}:{{p}}:forks", f"{prefix}:{{a}}:forks")
         await before.client.delete(f"{prefix}:forks_backfilled")
-        after = RedisStore.from_url(url, prefix=prefix)
+        after = RedisStore.from_url(any_redis_url, prefix=prefix)
         try:
             assert [info.id for info in await after.forks_of("p")] == ["a", "b", "c"]
             assert [info.id for info in await after.forks_of("a")] == ["aa"]
@@ -43,4 +34,4 @@ async def test_forks_stored_before_the_index_are_entered_once(url: str) -> None:
             await after.close()
     finally:
         await before.close()
-        await delete_prefix(url, prefix)
+        await delete_prefix(any_redis_url, prefix)
