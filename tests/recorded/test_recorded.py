@@ -38,7 +38,10 @@ def test_a_recorded_stream_replays_or_is_refused_by_ruleset(
 
 
 def _solo() -> Recording:
-    return next(r for _, r in RECORDED if (r.game, r.scenario) == ("gil-ennis", "solo"))
+    ruleset = get_game("gil-ennis").info.ruleset
+    return next(
+        r for _, r in RECORDED if (r.game, r.scenario, r.ruleset) == ("gil-ennis", "solo", ruleset)
+    )
 
 
 def test_a_changed_evolve_is_caught_at_the_first_divergent_version() -> None:

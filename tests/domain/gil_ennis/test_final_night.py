@@ -2,17 +2,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from domain.core.errors import IllegalAction, NotYourTurn
 from domain.gil_ennis import GAME
 from domain.gil_ennis.actions import EndClimb, Hike, Organize, Place, UsePower
-from domain.gil_ennis.content import CONTENT
+from domain.gil_ennis.content import CONTENT, DREAMS
 from domain.gil_ennis.events import DieDiscarded, FinalNightBegan, JourneyEnded
 from domain.gil_ennis.state import pool
 from tests.domain.gil_ennis.helpers import COOP, actions, build, card, of_type, play
 
-VALLEY = next(p for p in CONTENT.map.paths if len(p.campsites) == 1).id
+VALLEY = min(CONTENT.map.paths, key=lambda p: len(p.campsites)).id
 LAST_DAY = len(CONTENT.map.route(VALLEY))
 
 
@@ -51,8 +52,9 @@ def test_worries_add_dice_in_the_order_they_were_gained() -> None:
 
 
 def test_a_rolled_worry_rolls_dice_from_the_pool() -> None:
+    # Echoes rolls three dice.
     state, events = _arrive(worry_level=2, worries=("grandmothers-bell",))
-    assert len(state.challenge) == 3 and state.challenge[0] == 2
+    assert len(state.challenge) == 4 and state.challenge[0] == 2
     assert all(1 <= v <= 6 for v in state.challenge)
     assert events[-1].draws > 0
 
@@ -68,7 +70,16 @@ def test_worry_dice_need_pool_dice() -> None:
     assert state.challenge == (6, 3, 5, 2)
 
 
-def test_the_door_swings_raises_the_lowest_die() -> None:
+def test_the_door_swings_adds_a_six() -> None:
+    state, _ = _arrive(worry_level=1, worries=("salt-choir", "door-in-the-riverbank"))
+    assert state.challenge == (1, 2, 6)
+
+
+def test_a_raise_lowest_worry_raises_the_lowest_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No shipped card raises a die since content 2; a content pack may.
+    door = DREAMS["door-in-the-riverbank"]
+    raising = msgspec.structs.replace(door.worry, kind="raise_lowest", value=2)
+    monkeypatch.setitem(DREAMS, door.id, msgspec.structs.replace(door, worry=raising))
     state, _ = _arrive(worry_level=1, worries=("salt-choir", "door-in-the-riverbank"))
     assert state.challenge == (3, 2)
 

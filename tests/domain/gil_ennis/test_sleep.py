@@ -11,7 +11,7 @@ from domain.gil_ennis.rules.common import raised
 from domain.gil_ennis.state import pool, worry_dice
 from tests.domain.gil_ennis.helpers import COOP, actions, build, card, of_type, play
 
-# lantern-under-water: alone 5 and 4-6; together 1-2 and 3-4.
+# lantern-under-water: alone 5 and 4-6; together 1-2, 3-4 and 2.
 DECK = ("lantern-under-water", "salt-choir", "paper-wolf")
 
 
@@ -69,11 +69,13 @@ def test_dreaming_alone_and_paying_gains_the_insight_and_raises_worry_by_two() -
 
 
 def test_dreaming_together_and_paying_discards_the_dream_and_raises_worry_by_one() -> None:
-    state = _night(gil=card(4, (2,), 1), ennis=card(3, (), 2))
+    state = _night(gil=card(4, (2, 2), 1), ennis=card(3, (), 2))
     state, _ = play(state, "player", DreamTogether())
     # Together, the cost may be paid from either dreamer's dice.
     state, _ = play(state, "player", Pledge(0, "gil", "backpack", 2))
     state, _ = play(state, "player", Pledge(1, "ennis", "hand", 3))
+    assert state.phase == "sleep"  # one die of the three still to pay
+    state, _ = play(state, "player", Pledge(2, "gil", "backpack", 2))
     assert state.discard == (DECK[0],)
     assert state.gil.insights == () and state.ennis.insights == ()
     assert state.worry_level == 4
