@@ -23,8 +23,9 @@ from cli.simulate import Report, Simulation, run
 from domain.gil_ennis.game import DIFFICULTIES
 
 DEFAULT_GAMES = 100
-"""Games per configuration: with two workers the whole report takes about 10 minutes here (2 cores;
-the Gil & Ennis search rows are 9 in 10 of the work)."""
+"""Games per configuration: the whole report is about 900 s of CPU, most of it Gil & Ennis's search
+rows, so two workers on two idle cores take about 7.5 minutes (docs/balance.md notes the last run's
+time)."""
 
 BEST_BOTS = {
     # The search at level 1 (12 iterations, playouts to the end) won 9 of 10 solo journeys where
