@@ -22,16 +22,14 @@ from cli.balance_table import Row, splice, table
 from cli.simulate import Report, Simulation, run
 from domain.gil_ennis.game import DIFFICULTIES
 
-DEFAULT_GAMES = 100
-"""Games per configuration: the whole report is about 900 s of CPU, most of it Gil & Ennis's search
-rows, so two workers on two idle cores take about 7.5 minutes (docs/balance.md notes the last run's
-time)."""
+DEFAULT_GAMES = 300
+"""Games per configuration (docs/balance.md notes the last run's time)."""
 
 BEST_BOTS = {
-    # The search at level 1 (12 iterations, playouts to the end) won 9 of 10 solo journeys where
-    # the random bot wins about 1 in 100; it thinks 18 ms (p50) / 70 ms (p95) per decision solo and
-    # 42 / 112 ms at two seats, 1.4 s and 2.9 s a journey, which 4 configurations can afford.
-    "gil-ennis": "search:1",
+    # The heuristic (domain/bots/gil_ennis_heuristic.py), at 0.3-0.5 ms (p50) per decision and
+    # 0.4 s a journey. Under gil-ennis/2+content.2 the search at level 1 (random playouts) won
+    # 0 of 24 normal journeys solo and 0 of 24 at two seats, where the heuristic wins about half.
+    "gil-ennis": "heuristic",
     # The greedy bot, at 0.2 ms per decision and 0.1 s an attempt. The search at level 1 thinks
     # 46 ms per decision, 7 s an attempt at chapter 1, and 3 attempts at chapter 4 advanced did not
     # end within 300 s: 10 configurations of it would take hours.

@@ -55,7 +55,7 @@ def table_cells(markdown: str) -> dict[str, dict[str, str]]:
 def test_every_game_chapter_mode_difficulty_and_party_is_covered() -> None:
     labels = [(c.game, c.label, c.bot) for c in configurations()]
     assert len(labels) == 4 + 10 + 4
-    assert ("gil-ennis", "normal, two seats", "search:1") in labels
+    assert ("gil-ennis", "normal, two seats", "heuristic") in labels
     assert ("eila", "chapter 5, advanced", "greedy") in labels
     assert ("machina", "4 explorers", "heuristic") in labels
 
