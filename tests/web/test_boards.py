@@ -15,10 +15,9 @@ from tests.web.conftest import at_version, click_action, create, open_as, screen
 
 JOURNEY_SEED = 34
 JOURNEY_ACTIONS = 41
-"""A seeded co-op journey that, with the policy below, pitches camp on day 5 at Windward Shelf,
-the first campsite of the high ridge (where insights are cashed), with two worries under the map
-and an insight: a board with something in every part. (A chosen seed is the same luck on any
-server, so the journey is the same on every run.)"""
+"""A seeded co-op journey several days long, played with the policy below: a board with dice,
+worries and a campsite on the map. (A chosen seed is the same luck on any server, so the journey
+is the same on every run.)"""
 
 
 def journey(server: Live) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -68,12 +67,17 @@ def test_gil_and_ennis_mid_journey_draws_every_part_of_the_table(server: Live, p
         expect(page.locator(f'button.action[data-action="{action["id"]}"]')).to_have_count(1)
     screenshot(page, "gil-ennis-journey")
 
-    # the same journey two days earlier, in the middle of a breakfast: the timeline marks the
-    # decision points and says why this version is not one
+    # the same journey earlier, in the middle of an action: the timeline marks the decision
+    # points and says why this version is not one
     page.get_by_role("button", name="Timeline").click()
-    earlier = state["version"] - 15
     runs = state["points"]["fork"]
-    assert not any(first <= earlier <= last for first, last in runs)
+    inside = [
+        version
+        for version in range(state["version"] - 15, runs[0][0], -1)
+        if not any(first <= version <= last for first, last in runs)
+    ]
+    assert inside, "the journey's last days hold versions inside an action"
+    earlier = inside[0]
     page.locator(".timeline .scrubber").fill(str(earlier))
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(earlier))
     expect(page.locator(".timeline-lines li.current")).to_be_visible()

@@ -149,7 +149,7 @@ def seats(live: Live) -> dict[str, Seat]:
     fresh("gil-ennis-solo-setup", "gil-ennis", 5)
     played("gil-ennis-solo-end", "gil-ennis", 1, ended)
     played("gil-ennis-coop-pitch", "gil-ennis", 2, phase("pitch", day=3), seats=["gil", "ennis"])
-    played("gil-ennis-coop-final", "gil-ennis", 7, phase("final_night"), seats=["gil", "ennis"])
+    played("gil-ennis-coop-final", "gil-ennis", 2, phase("final_night"), seats=["gil", "ennis"])
     fresh("eila-setup", "eila", 3, options={"chapter": 2})
     played("eila-option", "eila", 1, eila_resolving, options={"chapter": 0})
     played("eila-mine", "eila", 1, phase("day"), options={"chapter": 3})

@@ -24,20 +24,10 @@ from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
 from tests.web.conftest import Problems, act_over_http, create, open_as
 from tests.web.test_layout import check_page
+from tests.web.test_timeline import JOURNEY  # the root's moves (versions 5, 7: decision points)
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-JOURNEY = (
-    "Pack Gil's dice",
-    "Pack Ennis's dice",
-    "Hike to Hollow Creek",
-    "Use Steady Hands",
-    "Turn in for the night",
-    "Do not dream",
-    "Eat breakfast",
-    "Hike to Lantern Rock",
-)
-"""The root's moves: set-up, then a first day (versions 5 and 7 are decision points)."""
 PARTED_AT = 7
 REWOUND_TO = 5
 
