@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.requests import HTTPConnection
 
@@ -12,6 +12,7 @@ from server.metrics import Metrics
 from server.service import CampaignService
 from server.throttle import Throttle
 from server.timelines import Timelines
+from server.ws.outbox import Drain
 
 MAX_BODY = 64 * 1024
 
@@ -24,6 +25,8 @@ class Context:
     catalog: CatalogRunner
     throttle: Throttle
     timelines: Timelines
+    drain: Drain = field(default_factory=Drain)
+    """Writes the sockets' frames straight to them (:mod:`server.ws.outbox`)."""
 
 
 def context(connection: HTTPConnection) -> Context:

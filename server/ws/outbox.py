@@ -5,7 +5,14 @@ and a sync can never overtake one another. The pump task exists only while frame
 idle socket costs a list and no task. A consumer that lets ``limit`` frames, or ``max_bytes`` of
 them, pile up is lagging: its queue is dropped, and so is everything offered until the session has
 put one fresh sync built from the newest head (bounded memory per socket, however slow the
-reader; one that reads nothing at all is dropped by the socket protocol, :mod:`server.serve`).
+reader; one that reads nothing at all is dropped by the socket protocol, :mod:`server.ws.protocol`).
+
+Where the socket offers to write a frame at once (``write_now``, :mod:`server.ws.wire`), an outbox
+with work asks the process's :class:`Drain` instead of starting a task: the drain writes the
+frames of a batch of outboxes per turn of the event loop, with no task and no ASGI call per frame,
+and the frames of one change fanned out to thousands of spectators leave in a few turns, between
+which the loop still reads and answers the players. A socket whose writing is paused (a slow
+reader) refuses the write, and its frames wait for a pump as before, so it delays no other socket.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,6 +40,7 @@ class Outbox:
         "_bytes",
         "_closed",
         "_deferred",
+        "_drain",
         "_frames",
         "_held",
         "_idle",
@@ -40,7 +49,9 @@ class Outbox:
         "_max_bytes",
         "_on_lagging",
         "_pump",
+        "_queued",
         "_send",
+        "_write_now",
     )
 
     def __init__(
@@ -50,8 +61,14 @@ class Outbox:
         limit: int,
         max_bytes: int = sys.maxsize,
         on_lagging: Callable[[], Awaitable[None]],
+        write_now: Callable[[Frame], bool] | None = None,
+        drain: Drain | None = None,
     ) -> None:
+        """``write_now`` and ``drain`` together: frames go straight to the socket where it can
+        take them (see the module's docstring); without them every frame goes through ``send``."""
         self._send = send
+        self._write_now = write_now if drain is not None else None
+        self._drain = drain
         self._limit = limit
         self._max_bytes = max_bytes
         self._bytes = 0
@@ -62,6 +79,7 @@ class Outbox:
         self._deferred = False
         self._lagging = False
         self._closed = False
+        self._queued = False
         self._idle: asyncio.Event | None = None
 
     def put(self, frame: Frame) -> None:
@@ -116,7 +134,31 @@ class Outbox:
             and not self._deferred
             and (self._frames or self._lagging)
         ):
-            self._pump = asyncio.create_task(self._run())
+            if self._write_now is None or self._lagging:
+                self._pump = asyncio.create_task(self._run())
+            elif not self._queued:
+                assert self._drain is not None
+                self._queued = True
+                self._drain.add(self)
+
+    def write_queued(self) -> None:
+        """The drain's turn: write what waits straight to the socket; what the socket cannot
+        take now is left to a pump, which waits for it."""
+        self._queued = False
+        write_now = self._write_now
+        if self._pump is None and not (self._held or self._deferred or self._closed):
+            frames = self._frames
+            try:
+                while frames and write_now is not None and write_now(frames[0]):
+                    self._bytes -= _size(frames.pop(0))
+            except Exception as error:  # the transport failed: the peer went away
+                log.warning("A socket write failed: %r", error)
+                self._closed = True
+            else:
+                if frames or self._lagging:
+                    self._pump = asyncio.create_task(self._run())
+        if self._pump is None and self._idle is not None:
+            self._idle.set()
 
     async def _run(self) -> None:
         try:
@@ -143,7 +185,7 @@ class Outbox:
 
     async def drained(self) -> None:
         """Wait until every queued frame has been sent (or the peer is gone)."""
-        while self._pump is not None:
+        while self._pump is not None or self._queued:
             if self._idle is None or self._idle.is_set():
                 self._idle = asyncio.Event()
             await self._idle.wait()
@@ -156,11 +198,37 @@ class Outbox:
         # socket and the socket's protocol are freed when dropped, not at the next full
         # collection of reference cycles (rare, by design: server/collector.py).
         self._send = self._on_lagging = _closed
+        self._write_now = None
         pump = self._pump
         if pump is not None and pump is not asyncio.current_task():
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pump
+
+
+class Drain:
+    """Writes the frames of outboxes that have work, straight to their sockets, ``batch``
+    outboxes per turn of the event loop, in the order they asked. One per process and loop."""
+
+    def __init__(self, batch: int = 200) -> None:
+        self._batch = batch
+        self._waiting: deque[Outbox] = deque()
+        self._scheduled = False
+
+    def add(self, outbox: Outbox) -> None:
+        self._waiting.append(outbox)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._turn)
+
+    def _turn(self) -> None:
+        waiting = self._waiting
+        for _ in range(min(self._batch, len(waiting))):
+            waiting.popleft().write_queued()
+        if waiting:
+            asyncio.get_running_loop().call_soon(self._turn)
+        else:
+            self._scheduled = False
 
 
 def _size(frame: Frame) -> int:

@@ -46,6 +46,7 @@ from server.store.base import StoreError
 from server.throttle import client_of
 from server.ws.frames import MAX_FRAME, Frames, frames_for
 from server.ws.outbox import Outbox
+from server.ws.wire import WRITE_NOW
 
 log = logging.getLogger("tabletale.ws")
 
@@ -128,8 +129,14 @@ class Session:
         self.client = client_of(websocket)
         self.seat: str | None = None
         self.watcher: Watcher | None = None
+        direct = websocket.scope.get("extensions", {}).get(WRITE_NOW)
         self.outbox = Outbox(
-            websocket.send, limit=OUTBOX_LIMIT, max_bytes=OUTBOX_BYTES, on_lagging=self._lagging
+            websocket.send,
+            limit=OUTBOX_LIMIT,
+            max_bytes=OUTBOX_BYTES,
+            on_lagging=self._lagging,
+            write_now=direct["write_now"] if direct else None,
+            drain=ctx.drain,
         )
         self._bad = 0
         self._bucket = ctx.throttle.bucket()
