@@ -121,9 +121,12 @@ class Outbox:
         self._deferred = True
 
     async def flush(self) -> None:
-        """Send what is queued from the calling task, unless a pump is at it already."""
+        """Send what is queued from the calling task, unless a pump is at it already (straight
+        to the socket where it can take it: what it cannot is left to a pump)."""
         self._deferred = False
-        if self._pump is None and not self._held and (self._frames or self._lagging):
+        if self._write_now is not None and not self._lagging:
+            self._write_waiting()
+        elif self._pump is None and not self._held and (self._frames or self._lagging):
             self._pump = asyncio.current_task()
             await self._run()
 
@@ -145,6 +148,9 @@ class Outbox:
         """The drain's turn: write what waits straight to the socket; what the socket cannot
         take now is left to a pump, which waits for it."""
         self._queued = False
+        self._write_waiting()
+
+    def _write_waiting(self) -> None:
         write_now = self._write_now
         if self._pump is None and not (self._held or self._deferred or self._closed):
             frames = self._frames
