@@ -465,7 +465,8 @@ def _worth(game: Game, world: GilEnnisState, move: Move, resample: Any) -> float
     return total / SAMPLES
 
 
-def _considered(move: Move) -> bool:
+def considered(move: Move) -> bool:
+    """Whether the heuristic weighs ``move`` at all."""
     action = move[1].action
     return not isinstance(action, Reroll) or len(action.dice) <= REROLL_DIE_MAX
 
@@ -485,7 +486,7 @@ def best_move(game: Game, state: Any, seats: Sequence[str], chance: Chance) -> M
         return min(drawn, key=lambda m: m[1].action.value)
     best: tuple[float, Move] | None = None
     for move in moves:
-        if not _considered(move):
+        if not considered(move):
             continue
         worth = _worth(game, world, move, lambda: sample(state, seats[0], chance))
         if best is None or worth > best[0]:

@@ -5,10 +5,12 @@ ever hands these functions sampled worlds.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from domain.bots import gil_ennis_heuristic
 from domain.bots.eila_greedy import answer_score, greedy_choice
 from domain.bots.machina_heuristic import best_move
 from domain.bots.search import Knowledge, Move
@@ -21,8 +23,7 @@ from domain.eila.game import EilaGame
 from domain.eila.rules.storage import goal_side, have
 from domain.eila.sampling import sample as eila_sample
 from domain.eila.state import EilaState
-from domain.gil_ennis.actions import EndClimb, Place
-from domain.gil_ennis.content import CONTENT as GIL_ENNIS_CONTENT
+from domain.gil_ennis.actions import AddDrawn, EndClimb, Place
 from domain.gil_ennis.sampling import sample as gil_ennis_sample
 from domain.gil_ennis.state import GilEnnisState
 from domain.machina.content_load import CONTENT as MACHINA
@@ -38,9 +39,11 @@ def _result(game: Game, state: Any) -> float:
     return 1.0 if state.result == "won" else 0.0
 
 
-# The Epic of Gil & Ennis: a journey is short, so playouts run to its end, at random except
-# that nobody gives up the climb while a die may still be placed or changed. A journey lost is
-# worth a little for each Humbaba die matched, or each day walked, so that near misses count.
+# The Epic of Gil & Ennis: the heuristic bot names the first move; below it, a state is judged by
+# the heuristic's own score (how Gil and Ennis would stand on Mount Humbaba, looking through the
+# coming night), which reads only what lies open, so it serves a sampled world as well. Playouts
+# (none at the levels in use) go at random, except that nobody gives up the climb while a die may
+# still be placed or changed.
 
 
 def _gil_ennis_rollout(game: Game, state: Any, moves: Sequence[Move], chance: Chance) -> Move:
@@ -50,18 +53,48 @@ def _gil_ennis_rollout(game: Game, state: Any, moves: Sequence[Move], chance: Ch
     return pool[chance.below(len(pool))]
 
 
+def _gil_ennis_favourite(
+    game: Game, observation: Any, seats: Sequence[str], moves: Sequence[Move], chance: Chance
+) -> Move:
+    chosen = gil_ennis_heuristic.best_move(game, observation, seats, chance)
+    return next((m for m in moves if _same(m, chosen)), moves[0])
+
+
+def _same(move: Move, other: Move) -> bool:
+    return move[0] == other[0] and move[1].id == other[1].id
+
+
+def _gil_ennis_moves(game: Game, state: GilEnnisState, moves: Sequence[Move]) -> list[Move]:
+    """The moves the heuristic weighs: no giving up the climb while anything else may be done, no
+    reroll of more than a couple of dice, and of the dice drawn, the lowest is added first."""
+    drawn = [m for m in moves if isinstance(m[1].action, AddDrawn)]
+    if drawn:
+        return [min(drawn, key=lambda m: m[1].action.value)]
+    kept = [
+        m
+        for m in moves
+        if gil_ennis_heuristic.considered(m) and not isinstance(m[1].action, EndClimb)
+    ]
+    return kept or list(moves)
+
+
 def _gil_ennis_value(game: Game, state: GilEnnisState) -> float:
-    if state.result == "won":
-        return 1.0
-    if state.challenge:
-        return 0.1 + 0.3 * sum(1 for p in state.placed if p) / len(state.challenge)
-    return 0.1 * min(state.day, _JOURNEY) / _JOURNEY
+    """1 won, 0 lost; a journey still running by the heuristic's score, squeezed into (0, 1)."""
+    if state.result != "running":
+        return _result(game, state)
+    return 1.0 / (1.0 + math.exp(-_STEEPNESS * (gil_ennis_heuristic.score(state) - 0.5)))
 
 
-_JOURNEY = len(GIL_ENNIS_CONTENT.map.trail) + 2
+_STEEPNESS = 4.0
+"""How sharply the value turns around a score of one half (a fair chance on the summit)."""
 
 GIL_ENNIS = Knowledge(
-    sample=gil_ennis_sample, rollout=_gil_ennis_rollout, value=_gil_ennis_value, over=_ended
+    sample=gil_ennis_sample,
+    rollout=_gil_ennis_rollout,
+    value=_gil_ennis_value,
+    over=_ended,
+    moves=_gil_ennis_moves,
+    favourite=_gil_ennis_favourite,
 )
 
 

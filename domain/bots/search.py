@@ -30,13 +30,26 @@ Move = tuple[str, LegalAction]
 
 
 class Level(msgspec.Struct, frozen=True):
-    """How hard the bot thinks: iterations per decision, moves played out below the tree, and how
-    much the rollout policy's move is preferred while little is known."""
+    """How hard the bot thinks: iterations per decision, moves played out below the tree, how much
+    the rollout policy's move is preferred while little is known, and what it takes to leave the
+    policy's first move (see :func:`search`)."""
 
     iterations: int
     playout: int
     prior: float = 1.0
     exploration: float = 0.7
+    trust: int = 4
+    """Visits the policy's first move gets before any other, and that another first move needs
+    before it may be chosen instead."""
+    margin: float = 0.05
+    """How much higher another first move's mean value must be than the policy's move's."""
+    tree_prior: bool = True
+    """Whether the rollout policy's move is preferred below the root too (a game whose policy is
+    dear to ask may leave the order there to the values found)."""
+    best_line: bool = False
+    """Whether a first move is judged by the best line found below it (each node by its best
+    child visited ``trust`` times, its own mean where none is) rather than by its mean value,
+    which counts every poor move tried after it."""
 
 
 @dataclass
@@ -55,6 +68,10 @@ class Knowledge:
     )
     """The moves worth searching among the legal ones (a game may leave a choice whose outcome
     depends on a secret of its content to the rollout policy)."""
+    favourite: Callable[[Game, Any, Sequence[str], Sequence[Move], Chance], Move] | None = None
+    """The policy's first move, from the observation as the seats see it (None: the rollout
+    policy's in one sampled world). A game whose rollout policy is a cheap stand-in names its
+    full heuristic here."""
 
 
 @dataclass
@@ -104,21 +121,28 @@ def search(
 
     ``observation`` may be the full state: the first thing each iteration does is replace what
     the seats cannot see by a sample.
+
+    The policy's own first move (the game's heuristic) is played first ``level.trust`` times and
+    kept unless another first move, visited as often at least, scores ``level.margin`` more on
+    average: with few iterations the search plays as its policy does, and it leaves it only on
+    evidence.
     """
     root = Node()
     observer = seats[0]
     first = knowledge.moves(game, observation, legal_moves(game, observation, seats))
     if not first:
         raise RuntimeError("No seat can act, yet the campaign is still running.")
-    favourite = _key(
-        knowledge.rollout(game, knowledge.sample(observation, observer, chance), first, chance)
-    )
+    if knowledge.favourite is not None:
+        favourite = _key(knowledge.favourite(game, observation, seats, first, chance))
+    else:
+        world = knowledge.sample(observation, observer, chance)
+        favourite = _key(knowledge.rollout(game, world, first, chance))
     if len(first) == 1:
-        return _choice(root, first, favourite, 0)
+        return _choice(root, first, favourite, 0, level)
     for _ in range(level.iterations):
         world = knowledge.sample(observation, observer, chance)
-        _iterate(game, knowledge, root, world, seats, level, chance)
-    return _choice(root, first, favourite, level.iterations)
+        _iterate(game, knowledge, root, world, seats, level, chance, favourite)
+    return _choice(root, first, favourite, level.iterations, level)
 
 
 def _key(move: Move) -> tuple[str, str]:
@@ -133,16 +157,22 @@ def _iterate(
     seats: Sequence[str],
     level: Level,
     chance: Chance,
+    first: tuple[str, str],
 ) -> None:
     node = root
     path = [root]
     expanded = False
     while not expanded and not knowledge.over(game, world):
-        acting = seats if node is root else None
-        moves = knowledge.moves(game, world, legal_moves(game, world, acting))
+        at_root = node is root
+        moves = knowledge.moves(game, world, legal_moves(game, world, seats if at_root else None))
         if not moves:
             break
-        favourite = _key(knowledge.rollout(game, world, moves, chance))
+        if at_root:
+            favourite: tuple[str, str] | None = first
+        elif level.tree_prior:
+            favourite = _key(knowledge.rollout(game, world, moves, chance))
+        else:
+            favourite = None
         best: tuple[float, Move, Node] | None = None
         log_offered = 0.0
         for move in moves:
@@ -154,7 +184,9 @@ def _iterate(
         for move in moves:
             child = node.children[_key(move)]
             bonus = level.prior if _key(move) == favourite else 0.0
-            if child.visits == 0:
+            if at_root and _key(move) == favourite and child.visits < level.trust:
+                score = 2e9  # the policy's own move is tried first, and enough to be judged
+            elif child.visits == 0:
                 score = 1e9 + bonus  # expand untried moves first, the favourite before others
             else:
                 log_offered = math.log(child.offered)
@@ -184,17 +216,35 @@ def _iterate(
         visited.total += value
 
 
-def _choice(root: Node, first: list[Move], favourite: tuple[str, str], iterations: int) -> Choice:
-    """The most visited first move (the rollout policy's among equals, then the first offered)."""
+def _choice(
+    root: Node, first: list[Move], favourite: tuple[str, str], iterations: int, level: Level
+) -> Choice:
+    """The policy's first move, unless another one visited ``level.trust`` times at least scored
+    ``level.margin`` more on average (then the best such, by mean value, then visits)."""
 
-    def rank(move: Move) -> tuple[int, float, bool]:
+    def stats(move: Move) -> Node:
         child = root.children.get(_key(move), Node())
-        return child.visits, child.mean, _key(move) == favourite
+        if not level.best_line:
+            return child
+        return Node(visits=child.visits, total=_line(child, level.trust) * child.visits)
 
-    ordered = sorted(first, key=rank, reverse=True)
-    best, second = ordered[0], (ordered[1] if len(ordered) > 1 else None)
-    chosen = root.children.get(_key(best), Node())
-    other = root.children.get(_key(second), Node()) if second is not None else Node()
+    kept = next((m for m in first if _key(m) == favourite), None)
+    trusted = [m for m in first if stats(m).visits >= max(1, level.trust)]
+    challenger = max(
+        (m for m in trusted if _key(m) != favourite),
+        key=lambda m: (stats(m).mean, stats(m).visits),
+        default=None,
+    )
+    if kept is None:
+        best = challenger or max(first, key=lambda m: (stats(m).visits, stats(m).mean))
+    elif challenger is not None and stats(challenger).mean >= stats(kept).mean + level.margin:
+        best = challenger
+    else:
+        best = kept
+    others = [m for m in first if m is not best]
+    second = max(others, key=lambda m: (stats(m).visits, stats(m).mean), default=None)
+    chosen = stats(best)
+    other = stats(second) if second is not None else Node()
     return Choice(
         seat=best[0],
         action=best[1],
@@ -204,3 +254,12 @@ def _choice(root: Node, first: list[Move], favourite: tuple[str, str], iteration
         runner_up_rate=other.mean,
         iterations=iterations,
     )
+
+
+def _line(node: Node, trust: int) -> float:
+    """The value of the best line below ``node``: its best child visited ``trust`` times (or
+    once, for a trust of 0), followed down; its own mean where it has no such child."""
+    judged = [c for c in node.children.values() if c.visits >= max(1, trust)]
+    if not judged:
+        return node.mean
+    return max(_line(c, trust) for c in judged)

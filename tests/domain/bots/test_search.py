@@ -10,10 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.bots import make_bot, make_policy
+from domain.bots.eila_greedy import EilaGreedy
+from domain.bots.gil_ennis_heuristic import best_move
+from domain.bots.knowledge import GIL_ENNIS as GIL_ENNIS_KNOWLEDGE
+from domain.bots.knowledge import knowledge_of
+from domain.bots.machina_heuristic import best_move as machina_best_move
+from domain.bots.search import Level, Move, Node, _choice, search
 from domain.bots.search_bot import SearchBot
 from domain.core.errors import InvalidOptions
-from domain.core.game import Game
-from domain.core.rng import Rng
+from domain.core.game import Game, LegalAction
+from domain.core.rng import Chance, Rng
 from domain.eila.game import GAME as EILA
 from domain.eila.state import EilaState
 from domain.gil_ennis.actions import EndClimb
@@ -131,3 +137,92 @@ def test_levels_are_numbered_and_only_the_search_bot_has_them() -> None:
     with pytest.raises(InvalidOptions, match="levels"):
         make_bot("random", MACHINA, 1, level=2)
     assert isinstance(make_bot("search", EILA, 1), SearchBot)
+
+
+# The root decision rule: the policy's own first move unless another is clearly better.
+
+
+def _node(visits: int, mean: float) -> Node:
+    return Node(visits=visits, total=visits * mean, offered=visits)
+
+
+def _root(children: dict[str, Node]) -> tuple[Node, list[Move]]:
+    root = Node(children={("player", key): child for key, child in children.items()})
+    first = [("player", LegalAction(key, key, None)) for key in children]
+    return root, first
+
+
+LEVEL = Level(iterations=40, playout=0, trust=4, margin=0.05)
+
+
+def test_the_policy_s_move_is_kept_against_a_better_mean_seen_too_seldom() -> None:
+    root, first = _root({"kept": _node(10, 0.40), "lucky": _node(3, 0.95)})
+    assert _choice(root, first, ("player", "kept"), 40, LEVEL).action.id == "kept"
+
+
+def test_the_policy_s_move_is_kept_against_a_mean_within_the_margin() -> None:
+    root, first = _root({"kept": _node(10, 0.40), "close": _node(20, 0.44)})
+    assert _choice(root, first, ("player", "kept"), 40, LEVEL).action.id == "kept"
+
+
+def test_another_move_is_chosen_on_enough_visits_and_a_clear_margin() -> None:
+    root, first = _root({"kept": _node(10, 0.40), "better": _node(8, 0.50), "best": _node(5, 0.60)})
+    chosen = _choice(root, first, ("player", "kept"), 40, LEVEL)
+    assert chosen.action.id == "best"
+    assert chosen.runner_up is not None and chosen.runner_up.id == "kept"
+
+
+def test_the_best_line_judges_a_move_by_its_best_child_not_its_mean() -> None:
+    deep = _node(4, 0.8)
+    poor = _node(6, 0.1)
+    branching = Node(visits=11, total=0.3 + 4 * 0.8 + 6 * 0.1, children={("p", "a"): deep})
+    branching.children[("p", "b")] = poor
+    root, first = _root({"kept": _node(10, 0.45), "branching": branching})
+    by_mean = _choice(root, first, ("player", "kept"), 40, LEVEL)
+    by_line = _choice(root, first, ("player", "kept"), 40, Level(40, 0, best_line=True))
+    assert by_mean.action.id == "kept"
+    assert by_line.action.id == "branching" and by_line.win_rate == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), TABLES)
+def test_with_few_iterations_the_search_plays_its_policy_s_move(
+    game: Game, seats: tuple[str, ...], options: dict[str, Any]
+) -> None:
+    """Fewer iterations than ``trust``: the search has no evidence against its policy."""
+    for campaign in range(3):
+        state = played(game, fresh(game, seats, 30 + campaign, options), 5 + 4 * campaign, seed=2)
+        seat = game.to_act(state)[0]
+        knowledge = knowledge_of(game)
+        level = Level(iterations=3, playout=4, trust=3)
+        chosen = search(game, knowledge, state, (seat,), level, Chance(Rng(campaign, 0, "t")))
+        if isinstance(game, GilEnnisGame):
+            policy = best_move(game, state, (seat,), Chance(Rng(campaign, 0, "t")))[1]
+        elif isinstance(game, MachinaGame):
+            legal = [(seat, la) for la in game.legal_actions(state, seat)]
+            policy = machina_best_move(state, legal)[1]
+        else:
+            policy = EilaGreedy(game).choose(game, state)[1]
+        assert chosen.action == policy
+
+
+def test_a_gil_ennis_journey_is_valued_by_the_heuristic_score_between_lost_and_won() -> None:
+    valley = min(CONTENT.map.paths, key=lambda p: len(p.campsites)).id
+    day = len(CONTENT.map.route(valley)) + 1
+    hopeful = build(
+        ("player",),
+        phase="final_night",
+        day=day,
+        path=valley,
+        challenge=(5, 2),
+        placed=(0, 0),
+        gil=card(5, (3,), 2),
+        ennis=card(6, (1,), 4),
+    )
+    hopeless = msgspec.structs.replace(
+        hopeful, challenge=(6, 6), gil=card(2, (), 0), ennis=card(3, (), 0)
+    )
+    won = msgspec.structs.replace(hopeful, result="won")
+    lost = msgspec.structs.replace(hopeful, result="lost")
+    value = GIL_ENNIS_KNOWLEDGE.value
+    assert value(GIL_ENNIS, won) == 1.0 and value(GIL_ENNIS, lost) == 0.0
+    assert 0.0 < value(GIL_ENNIS, hopeless) < value(GIL_ENNIS, hopeful) < 1.0
