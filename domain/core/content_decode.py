@@ -18,7 +18,7 @@ T = TypeVar("T")
 FieldPath = tuple[str | int, ...]
 
 
-class Problem(msgspec.Struct, frozen=True):
+class Problem(msgspec.Struct, frozen=True, gc=False):
     path: FieldPath
     """The keys and indices from the top of the decoded value down to the broken field."""
     message: str

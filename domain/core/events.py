@@ -22,14 +22,14 @@ class CampaignCreated(msgspec.Struct, frozen=True, tag="campaign/created"):
     options: Options = {}
 
 
-class Reseeded(msgspec.Struct, frozen=True, tag="campaign/reseeded"):
+class Reseeded(msgspec.Struct, frozen=True, tag="campaign/reseeded", gc=False):
     """A fork that asked for new luck: the generator restarts from this seed."""
 
     seed: int
     salt: str
 
 
-class Rewound(msgspec.Struct, frozen=True, tag="campaign/rewound"):
+class Rewound(msgspec.Struct, frozen=True, tag="campaign/rewound", gc=False):
     """The campaign returns to the state it had at version ``to``; later history stays readable."""
 
     to: int

@@ -22,7 +22,7 @@ Step = tuple[Any, Any]
 """An event and the state it leaves, as ``Game.play`` returns them."""
 
 
-class LegalAction(msgspec.Struct, frozen=True):
+class LegalAction(msgspec.Struct, frozen=True, gc=False):
     """One thing a seat may do now. ``id`` is stable for the same action in the same state."""
 
     id: str
@@ -56,7 +56,7 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     """Each chapter id (as :attr:`Progress.chapter` gives it) -> its title in the game's words."""
 
 
-class ChapterAttempts(msgspec.Struct, frozen=True):
+class ChapterAttempts(msgspec.Struct, frozen=True, gc=False):
     """How many attempts at one chapter were won and lost."""
 
     chapter: str
@@ -64,7 +64,7 @@ class ChapterAttempts(msgspec.Struct, frozen=True):
     lost: int = 0
 
 
-class Progress(msgspec.Struct, frozen=True, omit_defaults=True):
+class Progress(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """Where a campaign stands, for catalogs, statistics, simulators and lobbies."""
 
     chapter: str | None = None

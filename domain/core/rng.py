@@ -28,7 +28,7 @@ _KEY_PERSON = b"tabletale-key"
 _WORD_PERSON = b"tabletale-word"
 
 
-class Rng(msgspec.Struct, frozen=True, array_like=True):
+class Rng(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """The generator as carried in state: its seed and salt, and how many words have been drawn."""
 
     seed: int

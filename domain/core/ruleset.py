@@ -17,7 +17,7 @@ from domain.core.errors import ContentError
 VERSION_FILE = "version.json"
 
 
-class ContentVersion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ContentVersion(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     version: int
 
 

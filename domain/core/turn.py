@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 
-class Turn(msgspec.Struct, frozen=True):
+class Turn(msgspec.Struct, frozen=True, gc=False):
     to_act: tuple[str, ...] = ()
     """The seats that have a legal action now (the game's ``to_act``)."""
     asked: str = ""

@@ -17,7 +17,7 @@ from domain.eila.content import (
 )
 
 
-class Storage(msgspec.Struct, frozen=True):
+class Storage(msgspec.Struct, frozen=True, gc=False):
     """Spaces per kind: Food, Coin and Magical Stone share the tangible spaces; Knowledge,
     Energy and Fear the intangible ones, Fear up to ``fear``."""
 

@@ -49,7 +49,7 @@ SomeItems = Annotated[
 ]
 
 
-class PackFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class PackFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """``pack.json``: the names of the pack's files, chapters in order."""
 
     ruleset: str
@@ -62,18 +62,18 @@ class PackFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Advanced Mode's replacement event cards."""
 
 
-class Storage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Storage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     tangible: Count
     intangible: Count
     fear: Count
 
 
-class NightLimit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class NightLimit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     chapter: ChapterNumber
     limit: Count
 
 
-class NightSubmissions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class NightSubmissions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     default: Count | None = None
     """The limit of chapters not listed; none means no limit."""
     chapters: tuple[NightLimit, ...] = ()
@@ -85,7 +85,7 @@ class Combat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Faces of each die by name; ``red`` is Eila's die."""
 
 
-class RulesetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class RulesetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     storage: Storage
     time_track: Count
     habits_join_green_deck_from_chapter: ChapterNumber
@@ -94,22 +94,22 @@ class RulesetFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     combat: Combat | None = None
 
 
-class ItemsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ItemsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     items: tuple[msgspec.Raw, ...]
     """Each decodes as a :class:`~domain.eila.content_types.Item`."""
 
 
-class SupportsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SupportsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     supports: tuple[msgspec.Raw, ...]
     """Each decodes as a :class:`~domain.eila.content_types.Support`."""
 
 
-class EnemiesFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class EnemiesFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     enemies: tuple[msgspec.Raw, ...]
     """Each decodes as a :class:`~domain.eila.content_types.Enemy`."""
 
 
-class EffectFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class EffectFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """One symbol: exactly one kind (``gain`` ... ``place``), plus its companions: the ``max`` of
     a gain, the ``amount`` of a loss or a ``pay_or_hp``, the ``count`` of a discard, the ``won``
     and ``lost`` branches and ``fight_on`` of a fight, the ``then`` of an ``if``."""
@@ -146,7 +146,7 @@ class EffectFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     place: Destination | None = None
 
 
-class OptionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class OptionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     letter: str
     label: str
     effects: tuple[EffectFile, ...]
@@ -154,7 +154,7 @@ class OptionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     requires: Condition = Condition()
 
 
-class _CardFields(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _CardFields(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     name: str
     text: str
     options: Annotated[
@@ -177,7 +177,7 @@ class HabitFile(_CardFields, frozen=True, forbid_unknown_fields=True):
     colour: Literal["habit"]
 
 
-class CardsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class CardsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The habits file and the advanced cards file: only cards."""
 
     cards: tuple[msgspec.Raw, ...]
@@ -188,7 +188,7 @@ class GoalSideFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hearts: Count
 
 
-class Goal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Goal(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     normal: GoalSideFile
     advanced: GoalSideFile
 
@@ -211,7 +211,7 @@ class QuizFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reward_text: str
 
 
-class GridFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class GridFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     location: CardNumber | None = None
     dark: bool = False
     shelter: bool = False
@@ -221,7 +221,7 @@ class GridFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     west: Side = "open"
 
 
-class TileFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TileFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: Name
     group: Name
     name: str
@@ -235,14 +235,14 @@ class TileFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ]
 
 
-class SlotFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SlotFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     group: Name
     col: Natural
     row: Natural
     face_up: bool = False
 
 
-class MineFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MineFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     slots: Annotated[tuple[SlotFile, ...], msgspec.Meta(min_length=1)]
     tiles: tuple[TileFile, ...]
     start: tuple[Natural, Natural]
@@ -256,7 +256,7 @@ class MarketFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     price: Amounts
 
 
-class ChapterFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ChapterFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     chapter: ChapterNumber
     title: str
     goal: Goal
@@ -271,7 +271,7 @@ class ChapterFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The location card revealed at set-up; the chapter's other trail cards lie face down."""
 
 
-class LenientCards(msgspec.Struct, frozen=True):
+class LenientCards(msgspec.Struct, frozen=True, gc=False):
     """Only the cards of a chapter file whose other fields do not decode, to check them anyway."""
 
     cards: tuple[msgspec.Raw, ...] = ()

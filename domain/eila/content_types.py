@@ -77,7 +77,9 @@ Amounts = dict[Resource, Count]
 """Resource amounts by name, as in ``{"food": 2, "coin": 1}``."""
 
 
-class Condition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Condition(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, gc=False
+):
     """What an option requires, what an ``if`` clause checks and when a weakness applies: every
     part must hold. ``without`` lists resources you must not have (``["fear"]``: no Fear);
     ``endings`` lists endings reached, as chapter and letter (``"2B"``)."""
@@ -92,7 +94,7 @@ class Condition(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
 ALWAYS = Condition()
 
 
-class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
+class Effect(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """One symbol of an option, normalised: ``kind`` is one of :data:`EFFECT_KINDS`.
 
     ``amount`` is the X of ``+X``/``-X``, of hearts, of a move or of a ``pay_or_hp``; ``card`` the
@@ -117,7 +119,7 @@ class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
     then: tuple[Effect, ...] = ()
 
 
-class Option(msgspec.Struct, frozen=True):
+class Option(msgspec.Struct, frozen=True, gc=False):
     letter: str
     label: str
     requires: Condition
@@ -129,7 +131,7 @@ class Option(msgspec.Struct, frozen=True):
         return self.requires.items
 
 
-class Card(msgspec.Struct, frozen=True):
+class Card(msgspec.Struct, frozen=True, gc=False):
     number: str
     colour: Colour
     name: str
@@ -162,7 +164,7 @@ class Ability(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     discard: bool = False
 
 
-class Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """An item card. ``combat`` adds to Eila's die in every combat; with ``needs`` it is a
     combination item, which does nothing unless every listed item is held too."""
 
@@ -175,7 +177,7 @@ class Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     use: Ability | None = None
 
 
-class Support(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Support(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A support card: a spell (``spell``) and passive powers: ``combat`` on Eila's die, a
     ``shield`` preventing that much HP loss in each combat, ``double_green`` doubling the green
     die's value (not its shield)."""
@@ -189,12 +191,12 @@ class Support(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     double_green: bool = False
 
 
-class Weakness(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Weakness(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     when: Condition
     value: Natural
 
 
-class Enemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Enemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: Annotated[str, msgspec.Meta(pattern="^E[0-9]{2}$", description="an enemy id such as E01")]
     name: str
     text: str
@@ -202,19 +204,19 @@ class Enemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     weakness: Weakness | None = None
 
 
-class DieFace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DieFace(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     value: Natural
     shield: bool = False
     symbol: str = ""
     """A name for a face with a picture (``paw``, ``shield``)."""
 
 
-class Die(msgspec.Struct, frozen=True):
+class Die(msgspec.Struct, frozen=True, gc=False):
     name: str
     faces: tuple[DieFace, ...]
 
 
-class QuizCard(msgspec.Struct, frozen=True):
+class QuizCard(msgspec.Struct, frozen=True, gc=False):
     id: str
     deck: str
     question: str
@@ -225,7 +227,7 @@ class QuizCard(msgspec.Struct, frozen=True):
     reward_text: str
 
 
-class MineGrid(msgspec.Struct, frozen=True):
+class MineGrid(msgspec.Struct, frozen=True, gc=False):
     location: str
     """The location number printed on the grid, or ``""``."""
     dark: bool
@@ -234,7 +236,7 @@ class MineGrid(msgspec.Struct, frozen=True):
     """North, east, south and west."""
 
 
-class MineTile(msgspec.Struct, frozen=True):
+class MineTile(msgspec.Struct, frozen=True, gc=False):
     id: str
     group: str
     name: str
@@ -242,7 +244,7 @@ class MineTile(msgspec.Struct, frozen=True):
     """Bottom-left, bottom-right, top-left, top-right."""
 
 
-class MineSlot(msgspec.Struct, frozen=True):
+class MineSlot(msgspec.Struct, frozen=True, gc=False):
     group: str
     col: int
     row: int
@@ -264,7 +266,7 @@ class Mine(msgspec.Struct, frozen=True):
         return 2 * (1 + max(s.row for s in self.slots))
 
 
-class Market(msgspec.Struct, frozen=True):
+class Market(msgspec.Struct, frozen=True, gc=False):
     name: str
     label: str
     cards: tuple[str, ...]
@@ -272,7 +274,7 @@ class Market(msgspec.Struct, frozen=True):
     price: tuple[tuple[str, int], ...]
 
 
-class GoalSide(msgspec.Struct, frozen=True):
+class GoalSide(msgspec.Struct, frozen=True, gc=False):
     submit: tuple[tuple[str, int], ...]
     """``(resource, amount)`` pairs in :data:`RESOURCES` order."""
     hearts: int
@@ -299,7 +301,7 @@ class Chapter(msgspec.Struct, frozen=True):
     """The location cards, the first revealed at set-up."""
 
 
-class Conversion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Conversion(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: str
     give: Convertible
     give_amount: Count

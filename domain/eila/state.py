@@ -20,7 +20,7 @@ from domain.core.rng import Rng
 from domain.eila.content_types import Effect
 
 
-class Resources(msgspec.Struct, frozen=True, array_like=True):
+class Resources(msgspec.Struct, frozen=True, array_like=True, gc=False):
     food: int = 0
     coin: int = 0
     stone: int = 0
@@ -32,7 +32,7 @@ class Resources(msgspec.Struct, frozen=True, array_like=True):
 NO_RESOURCES = Resources()
 
 
-class Frame(msgspec.Struct, frozen=True, array_like=True):
+class Frame(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """Effects being executed in order (the golden rule), with the one at ``step`` pending."""
 
     effects: tuple[Effect, ...]
@@ -47,7 +47,7 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
     """HP losses this frame (a combat's outcome) still prevents."""
 
 
-class Combat(msgspec.Struct, frozen=True):
+class Combat(msgspec.Struct, frozen=True, gc=False):
     """A fight in progress against ``enemy``: the dice once rolled, Energy spent, spells cast."""
 
     enemy: str
@@ -63,7 +63,7 @@ class Combat(msgspec.Struct, frozen=True):
     """Shields from spells and items used in this combat."""
 
 
-class MineState(msgspec.Struct, frozen=True):
+class MineState(msgspec.Struct, frozen=True, gc=False):
     tiles: tuple[str, ...]
     """The tile in each slot of the mine, face down or not (hidden from the player)."""
     face_up: tuple[int, ...]
@@ -78,7 +78,7 @@ Deck = tuple[str, tuple[str, ...]]
 """A named deck and its cards."""
 
 
-class EilaState(msgspec.Struct, frozen=True):
+class EilaState(msgspec.Struct, frozen=True, gc=False):
     rng: Rng
     mode: str
     phase: str = "setup"

@@ -29,13 +29,13 @@ from domain.eila.view_areas import (
 )
 
 
-class PresentCard(msgspec.Struct, frozen=True):
+class PresentCard(msgspec.Struct, frozen=True, gc=False):
     number: str
     name: str
     text: str
 
 
-class EilaView(msgspec.Struct, frozen=True):
+class EilaView(msgspec.Struct, frozen=True, gc=False):
     chapter: int
     chapter_title: str
     attempt: int

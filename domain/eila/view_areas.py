@@ -19,37 +19,37 @@ from domain.eila.rules.mine import mine_of
 from domain.eila.state import EilaState
 
 
-class HeldCard(msgspec.Struct, frozen=True):
+class HeldCard(msgspec.Struct, frozen=True, gc=False):
     id: str
     name: str
     text: str
 
 
-class ItemSupportArea(msgspec.Struct, frozen=True):
+class ItemSupportArea(msgspec.Struct, frozen=True, gc=False):
     items: tuple[HeldCard, ...]
     supports: tuple[HeldCard, ...]
     dice: tuple[str, ...]
     """Eila's red die, and the green die once acquired."""
 
 
-class Choice(msgspec.Struct, frozen=True):
+class Choice(msgspec.Struct, frozen=True, gc=False):
     letter: str
     text: str
 
 
-class QuizView(msgspec.Struct, frozen=True):
+class QuizView(msgspec.Struct, frozen=True, gc=False):
     id: str
     question: str
     choices: tuple[Choice, ...]
     reward: str
 
 
-class DeckCount(msgspec.Struct, frozen=True):
+class DeckCount(msgspec.Struct, frozen=True, gc=False):
     name: str
     count: int
 
 
-class GridView(msgspec.Struct, frozen=True):
+class GridView(msgspec.Struct, frozen=True, gc=False):
     x: int
     y: int
     location: str
@@ -60,7 +60,7 @@ class GridView(msgspec.Struct, frozen=True):
     """North, east, south and west: open, wall, cliff or passage."""
 
 
-class TileView(msgspec.Struct, frozen=True):
+class TileView(msgspec.Struct, frozen=True, gc=False):
     col: int
     row: int
     face_up: bool
@@ -69,7 +69,7 @@ class TileView(msgspec.Struct, frozen=True):
     name: str
 
 
-class MineView(msgspec.Struct, frozen=True):
+class MineView(msgspec.Struct, frozen=True, gc=False):
     columns: int
     rows: int
     token: tuple[int, int]
@@ -78,14 +78,14 @@ class MineView(msgspec.Struct, frozen=True):
     """The grids of face-up tiles only."""
 
 
-class MarketView(msgspec.Struct, frozen=True):
+class MarketView(msgspec.Struct, frozen=True, gc=False):
     name: str
     label: str
     price: tuple[tuple[str, int], ...]
     cards: tuple[HeldCard, ...]
 
 
-class LocationView(msgspec.Struct, frozen=True):
+class LocationView(msgspec.Struct, frozen=True, gc=False):
     number: str
     name: str
     text: str
@@ -93,7 +93,7 @@ class LocationView(msgspec.Struct, frozen=True):
     actions: tuple[str, ...]
 
 
-class ElementArea(msgspec.Struct, frozen=True):
+class ElementArea(msgspec.Struct, frozen=True, gc=False):
     quiz_decks: tuple[DeckCount, ...]
     quizzes_open: tuple[QuizView, ...]
     quizzes_turned_over: tuple[str, ...]
@@ -106,14 +106,14 @@ class ElementArea(msgspec.Struct, frozen=True):
     """Location cards revealed so far, the current one last."""
 
 
-class DieView(msgspec.Struct, frozen=True):
+class DieView(msgspec.Struct, frozen=True, gc=False):
     die: str
     value: int
     shield: bool
     symbol: str
 
 
-class CombatView(msgspec.Struct, frozen=True):
+class CombatView(msgspec.Struct, frozen=True, gc=False):
     enemy: str
     enemy_name: str
     enemy_value: int

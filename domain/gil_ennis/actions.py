@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 
 
-class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, gc=False):
     pass
 
 

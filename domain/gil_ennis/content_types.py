@@ -45,7 +45,7 @@ ONE_TO_THREE_DICE = msgspec.Meta(min_length=1, max_length=3, description="a list
 Face = Annotated[int, msgspec.Meta(ge=0, le=6, description="a die face from 1 to 6")]
 
 
-class Requirement(msgspec.Struct, frozen=True):
+class Requirement(msgspec.Struct, frozen=True, gc=False):
     """One die a dream asks for: any value from ``low`` to ``high``."""
 
     low: int
@@ -58,13 +58,13 @@ class Requirement(msgspec.Struct, frozen=True):
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
 
-class Power(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Power(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     kind: PowerKind
     value: Face = 0
     """The face a ``set`` power turns a die to; 0 for every other kind."""
 
 
-class Ability(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Ability(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: Text
     name: Text
     text: Text
@@ -72,7 +72,7 @@ class Ability(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     power: Power
 
 
-class CharacterCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class CharacterCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: Literal["gil", "ennis"]
     name: Text
     abilities: Annotated[
@@ -80,14 +80,14 @@ class CharacterCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ]
 
 
-class Insight(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Insight(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     name: Text
     text: Text
     step: Step
     power: Power
 
 
-class Worry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Worry(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     name: Text
     text: Text
     kind: WorryKind
@@ -95,7 +95,7 @@ class Worry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The die a worry adds, the dice it rolls, or what it raises by; 0 for ``lose_pocket``."""
 
 
-class DreamCard(msgspec.Struct, frozen=True):
+class DreamCard(msgspec.Struct, frozen=True, gc=False):
     id: str
     name: str
     alone: tuple[Requirement, ...]
@@ -104,7 +104,7 @@ class DreamCard(msgspec.Struct, frozen=True):
     worry: Worry
 
 
-class DreamFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DreamFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A dream card as ``dreams.json`` spells it, each die a value or a [low, high] range."""
 
     id: Text
@@ -115,13 +115,13 @@ class DreamFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     worry: Worry
 
 
-class Campsite(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Campsite(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: Text
     name: Text
     special: Special | None = None
 
 
-class TrailPath(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TrailPath(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     id: Text
     name: Text
     campsites: Annotated[
@@ -129,7 +129,7 @@ class TrailPath(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ]
 
 
-class TrailMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TrailMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     name: Text
     home: Text
     # The 5th hike offers the path choice, so exactly four campsites come before it.
@@ -154,25 +154,25 @@ class TrailMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return next(p for p in self.paths if p.id == path_id)
 
 
-class Humbaba(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Humbaba(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     name: Text
     text: Text
     won: Text
     lost: Text
 
 
-class CharactersFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class CharactersFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     characters: tuple[CharacterCard, ...]
 
 
-class DreamsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DreamsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     dreams: Annotated[
         tuple[DreamFile, ...],
         msgspec.Meta(min_length=6, max_length=6, description="exactly 6 dream cards"),
     ]
 
 
-class Content(msgspec.Struct, frozen=True):
+class Content(msgspec.Struct, frozen=True, gc=False):
     map: TrailMap
     characters: tuple[CharacterCard, ...]
     dreams: tuple[DreamCard, ...]

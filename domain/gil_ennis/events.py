@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 
-class _Event(msgspec.Struct, frozen=True, tag_field="type"):
+class _Event(msgspec.Struct, frozen=True, tag_field="type", gc=False):
     pass
 
 

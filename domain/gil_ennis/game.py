@@ -27,7 +27,7 @@ DIFFICULTIES = {"easy": 1, "normal": 3}
 OWN_EVENTS = get_args(GilEnnisEvent)
 
 
-class GilEnnisOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class GilEnnisOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The starting worry level, as a number (``worry``) or by name (``difficulty``)."""
 
     worry: Annotated[

@@ -16,7 +16,7 @@ PITCH_STEPS = ("campsite", "abilities", "organize")
 insights shown at the bottom of the character card), iii. organizing supplies."""
 
 
-class Character(msgspec.Struct, frozen=True):
+class Character(msgspec.Struct, frozen=True, gc=False):
     """One character card: its inventory (0 is an empty slot), its insights and whether it has
     organized its supplies this round. The backpack is kept sorted high to low: its slots are
     interchangeable, and a canonical order keeps state hashes and action ids stable. ``rolled``
@@ -30,7 +30,7 @@ class Character(msgspec.Struct, frozen=True):
     rolled: tuple[int, ...] = ()
 
 
-class Pledge(msgspec.Struct, frozen=True):
+class Pledge(msgspec.Struct, frozen=True, gc=False):
     """A die set aside for one requirement of the dream being paid; spent when all are met."""
 
     requirement: int
@@ -39,7 +39,7 @@ class Pledge(msgspec.Struct, frozen=True):
     value: int
 
 
-class GilEnnisState(msgspec.Struct, frozen=True):
+class GilEnnisState(msgspec.Struct, frozen=True, gc=False):
     rng: Rng
     seats: tuple[str, ...]
     worry_level: int

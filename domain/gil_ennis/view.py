@@ -13,7 +13,7 @@ from domain.gil_ennis.state import Character, GilEnnisState, Pledge, pool, worry
 from domain.gil_ennis.turn import turn
 
 
-class GilEnnisView(msgspec.Struct, frozen=True):
+class GilEnnisView(msgspec.Struct, frozen=True, gc=False):
     seat: str | None
     seats: tuple[str, ...]
     phase: str

@@ -25,7 +25,7 @@ STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
 
 
-class Placed(msgspec.Struct, frozen=True, array_like=True):
+class Placed(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A tile in play. ``order`` counts placements and names the tile while it stays in play."""
 
     tile: str

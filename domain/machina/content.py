@@ -32,7 +32,7 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
-class Ruleset(_Data, frozen=True):
+class Ruleset(_Data, frozen=True, gc=False):
     map_tile_size: Annotated[int, msgspec.Meta(ge=2, le=8)]
     """Map tiles are square grids of this many spaces a side."""
     area_halves: Positive
@@ -52,7 +52,7 @@ class Ruleset(_Data, frozen=True):
     interact_cost: Count
 
 
-class ExplorerCard(_Data, frozen=True):
+class ExplorerCard(_Data, frozen=True, gc=False):
     id: Text
     name: Text
     text: Text
@@ -63,12 +63,12 @@ class ExplorerCard(_Data, frozen=True):
     items: tuple[str, ...] = ()
 
 
-class ExplorersFile(_Data, frozen=True):
+class ExplorersFile(_Data, frozen=True, gc=False):
     seat_layouts: tuple[tuple[str, ...], ...]
     explorers: tuple[ExplorerCard, ...]
 
 
-class ItemCard(_Data, frozen=True):
+class ItemCard(_Data, frozen=True, gc=False):
     id: Text
     name: Text
     text: Text
@@ -85,7 +85,7 @@ class ItemCard(_Data, frozen=True):
     amount: Count = 0
 
 
-class MonsterCard(_Data, frozen=True):
+class MonsterCard(_Data, frozen=True, gc=False):
     id: Text
     name: Text
     text: Text
@@ -110,43 +110,43 @@ class MonsterCard(_Data, frozen=True):
         return self.attack + self.attack_per_explorer * max(explorers - 1, 0)
 
 
-class SpawnEach(_Data, tag="spawn_each", tag_field="kind", frozen=True):
+class SpawnEach(_Data, tag="spawn_each", tag_field="kind", frozen=True, gc=False):
     """Each explorer on the map spawns a monster."""
 
 
-class SpawnWeakest(_Data, tag="spawn_weakest", tag_field="kind", frozen=True):
+class SpawnWeakest(_Data, tag="spawn_weakest", tag_field="kind", frozen=True, gc=False):
     """The explorer on the map with the least health spawns a monster."""
 
 
-class Haste(_Data, tag="haste", tag_field="kind", frozen=True):
+class Haste(_Data, tag="haste", tag_field="kind", frozen=True, gc=False):
     """While it lasts, monsters move ``amount`` more spaces."""
 
     amount: Positive = 1
 
 
-class HitCost(_Data, tag="hit_cost", tag_field="kind", frozen=True):
+class HitCost(_Data, tag="hit_cost", tag_field="kind", frozen=True, gc=False):
     """While it lasts, each hit costs an explorer ``amount`` health instead of 1."""
 
     amount: Positive
 
 
-class Invoke(_Data, tag="invoke", tag_field="kind", frozen=True):
+class Invoke(_Data, tag="invoke", tag_field="kind", frozen=True, gc=False):
     """Invoke a horror event: the top card of the horror deck."""
 
 
-class Seal(_Data, tag="seal", tag_field="kind", frozen=True):
+class Seal(_Data, tag="seal", tag_field="kind", frozen=True, gc=False):
     """While it lasts, explorers cannot explore new map tiles."""
 
 
-class ScopeHit(_Data, tag="scope_hit", tag_field="kind", frozen=True):
+class ScopeHit(_Data, tag="scope_hit", tag_field="kind", frozen=True, gc=False):
     """Each explorer on a map tile (scope) with a monster on it is hit once."""
 
 
-class Rust(_Data, tag="rust", tag_field="kind", frozen=True):
+class Rust(_Data, tag="rust", tag_field="kind", frozen=True, gc=False):
     """Each item in play with charges loses one."""
 
 
-class ClockTick(_Data, tag="clock", tag_field="kind", frozen=True):
+class ClockTick(_Data, tag="clock", tag_field="kind", frozen=True, gc=False):
     """The clock moves ``amount`` rounds closer to eternity."""
 
     amount: Positive = 1
@@ -158,14 +158,14 @@ PERSISTENT = ("haste", "hit_cost", "seal")
 """Effect kinds that influence the game until cancelled; the others happen once."""
 
 
-class HorrorCard(_Data, frozen=True):
+class HorrorCard(_Data, frozen=True, gc=False):
     id: Text
     name: Text
     text: Text
     effect: HitCost | Seal | ScopeHit | Rust | SpawnWeakest | ClockTick
 
 
-class ActionSpace(_Data, frozen=True):
+class ActionSpace(_Data, frozen=True, gc=False):
     kind: Literal["search", "mechanism"]
     """search: take the top item of the item deck, once; mechanism: what a chapter names."""
     label: Text
@@ -183,7 +183,7 @@ class MapTileCard(_Data, frozen=True):
     actions: dict[str, ActionSpace] = {}
 
 
-class Circle(_Data, frozen=True):
+class Circle(_Data, frozen=True, gc=False):
     name: Text
     side: Side
 
@@ -204,7 +204,7 @@ class ChapterTileCard(_Data, frozen=True):
     actions: dict[str, ActionSpace] = {}
 
 
-class Objective(_Data, frozen=True):
+class Objective(_Data, frozen=True, gc=False):
     kind: Literal["escape", "explore", "activate", "slay"]
     """escape: every surviving explorer exits; explore: place ``count`` new map tiles;
     activate: interact with the ``label`` mechanism until ``card`` has no charges left;
@@ -216,24 +216,24 @@ class Objective(_Data, frozen=True):
     monster: str = ""
 
 
-class PlaceMonster(_Data, tag="place_monster", tag_field="ability", frozen=True):
+class PlaceMonster(_Data, tag="place_monster", tag_field="ability", frozen=True, gc=False):
     monster: Text
     label: Text
 
 
-class TreatAsExit(_Data, tag="treat_as_exit", tag_field="ability", frozen=True):
+class TreatAsExit(_Data, tag="treat_as_exit", tag_field="ability", frozen=True, gc=False):
     label: Text
 
 
-class TakeItem(_Data, tag="take_item", tag_field="ability", frozen=True):
+class TakeItem(_Data, tag="take_item", tag_field="ability", frozen=True, gc=False):
     """Each explorer on the map takes the top item of the item deck."""
 
 
-class SealWhileCurrent(_Data, tag="seal", tag_field="ability", frozen=True):
+class SealWhileCurrent(_Data, tag="seal", tag_field="ability", frozen=True, gc=False):
     """Explorers cannot explore while this chapter is the current one."""
 
 
-class Recover(_Data, tag="recover", tag_field="ability", frozen=True):
+class Recover(_Data, tag="recover", tag_field="ability", frozen=True, gc=False):
     """Each explorer on the map recovers ``amount`` health (never above their card's)."""
 
     amount: Positive
@@ -242,12 +242,12 @@ class Recover(_Data, tag="recover", tag_field="ability", frozen=True):
 Ability = PlaceMonster | TreatAsExit | TakeItem | SealWhileCurrent | Recover
 
 
-class RatedSpawn(_Data, frozen=True):
+class RatedSpawn(_Data, frozen=True, gc=False):
     at: Positive
     effect: SpawnEffect
 
 
-class RatedHorror(_Data, frozen=True):
+class RatedHorror(_Data, frozen=True, gc=False):
     at: Positive
     effect: HorrorEffect
 
@@ -256,7 +256,7 @@ def _charges_for(charges: int, per_explorer: int, explorers: int) -> int:
     return charges + per_explorer * max(explorers - 1, 0)
 
 
-class EndgameCard(_Data, frozen=True):
+class EndgameCard(_Data, frozen=True, gc=False):
     id: Text
     name: Text
     text: Text
@@ -268,7 +268,7 @@ class EndgameCard(_Data, frozen=True):
         return _charges_for(self.charges, self.charges_per_explorer, explorers)
 
 
-class ChapterCard(_Data, frozen=True):
+class ChapterCard(_Data, frozen=True, gc=False):
     id: Text
     title: Text
     text: Text
@@ -293,7 +293,7 @@ class ChapterCard(_Data, frozen=True):
         return _charges_for(self.charges, self.charges_per_explorer, explorers)
 
 
-class Scenario(_Data, frozen=True):
+class Scenario(_Data, frozen=True, gc=False):
     id: Text
     title: Text
     text: Text

@@ -12,7 +12,7 @@ import msgspec
 from domain.machina.state import CardCharges, Placement
 
 
-class _Event(msgspec.Struct, frozen=True, tag_field="type"):
+class _Event(msgspec.Struct, frozen=True, tag_field="type", gc=False):
     pass
 
 

@@ -25,7 +25,7 @@ RULES_VERSION = 2
 OWN_EVENTS = get_args(MachinaEvent)
 
 
-class MachinaOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MachinaOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The scenario to play; the content ships one."""
 
     scenario: Annotated[

@@ -16,7 +16,7 @@ from domain.machina.content import ChapterCard
 from domain.machina.content_load import CONTENT
 
 
-class Explorer(msgspec.Struct, frozen=True):
+class Explorer(msgspec.Struct, frozen=True, gc=False):
     id: str
     health: int
     stamina: int
@@ -33,7 +33,7 @@ class Explorer(msgspec.Struct, frozen=True):
         return (self.x, self.y)
 
 
-class Item(msgspec.Struct, frozen=True):
+class Item(msgspec.Struct, frozen=True, gc=False):
     """An item card in play, held by an explorer, with its count tokens."""
 
     card: str
@@ -42,7 +42,7 @@ class Item(msgspec.Struct, frozen=True):
     charges: int = 0
 
 
-class Monster(msgspec.Struct, frozen=True):
+class Monster(msgspec.Struct, frozen=True, gc=False):
     uid: int
     card: str
     x: int
@@ -54,21 +54,21 @@ class Monster(msgspec.Struct, frozen=True):
         return (self.x, self.y)
 
 
-class Effect(msgspec.Struct, frozen=True):
+class Effect(msgspec.Struct, frozen=True, gc=False):
     """A spawn or horror effect that influences the game until it is cancelled."""
 
     kind: str
     amount: int = 0
 
 
-class CardCharges(msgspec.Struct, frozen=True):
+class CardCharges(msgspec.Struct, frozen=True, gc=False):
     """Count tokens on a chapter or endgame card in play."""
 
     card: str
     charges: int
 
 
-class Placement(msgspec.Struct, frozen=True):
+class Placement(msgspec.Struct, frozen=True, gc=False):
     """One way to connect the flipped chapter tile: against ``side`` of tile ``anchor``."""
 
     anchor: int
@@ -80,7 +80,7 @@ class Placement(msgspec.Struct, frozen=True):
     """Tiles scrolled away to make room."""
 
 
-class MachinaState(msgspec.Struct, frozen=True):
+class MachinaState(msgspec.Struct, frozen=True, gc=False):
     rng: Rng
     seats: tuple[str, ...]
     phase: str = "setup"

@@ -30,7 +30,7 @@ from domain.machina.state import (
 from domain.machina.turn import turn
 
 
-class TileView(msgspec.Struct, frozen=True):
+class TileView(msgspec.Struct, frozen=True, gc=False):
     order: int
     tile: str
     name: str
@@ -45,7 +45,7 @@ class TileView(msgspec.Struct, frozen=True):
     """The tiles that count as one map tile with this one."""
 
 
-class SpaceView(msgspec.Struct, frozen=True):
+class SpaceView(msgspec.Struct, frozen=True, gc=False):
     """An action space in play."""
 
     x: int
@@ -56,7 +56,7 @@ class SpaceView(msgspec.Struct, frozen=True):
     exit: bool
 
 
-class ExplorerView(msgspec.Struct, frozen=True):
+class ExplorerView(msgspec.Struct, frozen=True, gc=False):
     id: str
     name: str
     health: int
@@ -70,7 +70,7 @@ class ExplorerView(msgspec.Struct, frozen=True):
     ended: bool
 
 
-class ItemView(msgspec.Struct, frozen=True):
+class ItemView(msgspec.Struct, frozen=True, gc=False):
     card: str
     name: str
     text: str
@@ -80,7 +80,7 @@ class ItemView(msgspec.Struct, frozen=True):
     max_charges: int
 
 
-class MonsterView(msgspec.Struct, frozen=True):
+class MonsterView(msgspec.Struct, frozen=True, gc=False):
     uid: int
     card: str
     name: str
@@ -93,7 +93,7 @@ class MonsterView(msgspec.Struct, frozen=True):
     attack: int
 
 
-class CardView(msgspec.Struct, frozen=True):
+class CardView(msgspec.Struct, frozen=True, gc=False):
     """A chapter or endgame card in play, with its count tokens."""
 
     id: str
@@ -102,14 +102,14 @@ class CardView(msgspec.Struct, frozen=True):
     charges: int
 
 
-class EffectView(msgspec.Struct, frozen=True):
+class EffectView(msgspec.Struct, frozen=True, gc=False):
     kind: str
     amount: int
     text: str = ""
     """The effect in words: "each hit costs 2 health"."""
 
 
-class PlacementView(msgspec.Struct, frozen=True):
+class PlacementView(msgspec.Struct, frozen=True, gc=False):
     anchor: int
     side: str
     x: int
@@ -118,7 +118,7 @@ class PlacementView(msgspec.Struct, frozen=True):
     scroll: tuple[int, ...]
 
 
-class MachinaView(msgspec.Struct, frozen=True):
+class MachinaView(msgspec.Struct, frozen=True, gc=False):
     seat: str | None
     seats: tuple[str, ...]
     phase: str

@@ -9,7 +9,7 @@ from domain.gil_ennis.content import CHARACTERS, CONTENT, Campsite
 from domain.gil_ennis.state import GilEnnisState, pool, worry_dice
 
 
-class Candidate(msgspec.Struct, frozen=True):
+class Candidate(msgspec.Struct, frozen=True, gc=False):
     """An action that is legal now for any of ``seats``."""
 
     seats: tuple[str, ...]

@@ -75,7 +75,7 @@ from domain.machina.state import (
 DIRECTIONS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 
 
-class Candidate(msgspec.Struct, frozen=True):
+class Candidate(msgspec.Struct, frozen=True, gc=False):
     action: MachinaAction
     label: str
 
