@@ -95,6 +95,7 @@ class GivingUpSocket(WebSocketsSansIOProtocol):
             or not self.handshake_complete
             or self.initial_response is not None
             or self.conn.state is not State.OPEN
+            or self.transport.is_closing()  # given up on (aborted), or closing
         ):
             return False
         if self.conn.extensions:  # compression: each socket frames its own bytes

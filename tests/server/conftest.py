@@ -85,8 +85,9 @@ class Live:
 
 
 @contextlib.contextmanager
-def running(app: Starlette) -> Iterator[Live]:
-    """Serve ``app`` with uvicorn in a thread until the block ends."""
+def running(app: Starlette, settings: Settings | None = None) -> Iterator[Live]:
+    """Serve ``app`` with uvicorn in a thread until the block ends, with the socket options of
+    ``settings`` (the defaults: as `tabletale serve` serves sockets)."""
     port = free_port()
     config = uvicorn.Config(
         app,
@@ -94,7 +95,7 @@ def running(app: Starlette) -> Iterator[Live]:
         port=port,
         log_level="warning",
         lifespan="on",
-        **socket_options(Settings()),  # as `tabletale serve` serves sockets
+        **socket_options(settings or Settings()),
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)

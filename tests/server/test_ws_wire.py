@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import httpx
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 
+from server.app import create_app
+from server.service import CampaignService
+from server.settings import Settings
+from server.store.memory import MemoryStore
+from server.ws.protocol import GivingUpSocket
 from server.ws.wire import wire
+from tests.server.conftest import Reproducible, running, socket_to
 
 # Around the two length boundaries of RFC 6455's header (126 and 65,536 bytes) and well past them.
 LENGTHS = st.one_of(
@@ -32,3 +42,48 @@ def test_a_shared_frame_is_framed_once() -> None:
     frame = {"type": "websocket.send", "text": "update"}
     first = wire(frame)
     assert wire(frame) is first
+
+
+@pytest.mark.parametrize("compression", [False, True], ids=["plain", "compressed"])
+async def test_spectators_get_every_update_written_straight_to_their_sockets(
+    compression: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through a real socket: frames written at once (shared bytes without an extension, the
+    socket library's own framing with compression) arrive whole, in order, to every spectator."""
+    written: list[int] = []
+    original = GivingUpSocket.write_now
+
+    def counting(self: GivingUpSocket, frame: dict[str, Any]) -> bool:
+        took = original(self, frame)
+        written.append(int(took))
+        return took
+
+    monkeypatch.setattr(GivingUpSocket, "write_now", counting)
+    app = create_app(CampaignService(MemoryStore(), fresh=Reproducible()), web_root=None)
+    with running(app, Settings(ws_compression=compression)) as live:
+        async with httpx.AsyncClient(base_url=live.http) as api:
+            reply = await api.post(
+                "/api/campaigns", json={"game": "dice-race", "options": {"target": 500}}
+            )
+            created = reply.json()
+        async with (
+            socket_to(live, created["id"]) as player,
+            socket_to(live, created["id"]) as first,
+            socket_to(live, created["id"]) as second,
+        ):
+            negotiated = [s.connection.protocol.extensions for s in (player, first, second)]
+            assert all(bool(extensions) == compression for extensions in negotiated)
+            await player.hello(created["seats"]["player"])
+            await first.hello()
+            await second.hello()
+            version = created["version"]
+            for n in range(5):
+                action = player.replica.legal_actions[0]["id"]
+                answer = await player.act(action, version, f"c{n}")
+                assert answer["type"] == "accepted"
+                version = answer["version"]
+                for spectator in (first, second):
+                    (update,) = await spectator.updates_until(version)
+                    assert update["events"] == answer["events"]
+            assert first.replica.view == second.replica.view
+    assert sum(written) >= 15  # five answers and ten updates, at least, went straight out
