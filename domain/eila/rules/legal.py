@@ -8,6 +8,7 @@ discards, and last the way to abandon the campaign.
 from __future__ import annotations
 
 from domain.core.game import LegalAction, action_id
+from domain.core.memo import recent
 from domain.eila.actions import (
     Abandon,
     Answer,
@@ -94,10 +95,13 @@ def _free_actions(pack: ContentPack, state: EilaState) -> list[EilaAction]:
     return actions
 
 
-def candidates(pack: ContentPack, state: EilaState) -> list[EilaAction]:
-    found = [*_choices(pack, state), *_free_actions(pack, state)]
+@recent
+def candidates(pack: ContentPack, state: EilaState) -> tuple[EilaAction, ...]:
+    """Everything Eila may do now (remembered for the last few states: see
+    :mod:`domain.core.memo`)."""
+    found = (*_choices(pack, state), *_free_actions(pack, state))
     if found and not state.abandoning:
-        found.append(Abandon())
+        return (*found, Abandon())
     return found
 
 

@@ -7,6 +7,7 @@ so the two cannot drift apart.
 from __future__ import annotations
 
 from domain.core.errors import IllegalAction, NotYourTurn
+from domain.core.memo import recent
 from domain.gil_ennis.actions import (
     AddDrawn,
     Assign,
@@ -37,7 +38,14 @@ from domain.gil_ennis.rules.powers import decide_power
 from domain.gil_ennis.state import GilEnnisState
 
 
-def candidates(state: GilEnnisState) -> list[Candidate]:
+@recent
+def candidates(state: GilEnnisState) -> tuple[Candidate, ...]:
+    """Everything that may be done now, by whom (remembered for the last few states: see
+    :mod:`domain.core.memo`)."""
+    return tuple(_listed(state))
+
+
+def _listed(state: GilEnnisState) -> list[Candidate]:
     if placing.waiting(state):
         # Rolled dice wait to be placed: that decision comes before anything else.
         return placing.candidates(state)

@@ -7,6 +7,7 @@ so the two cannot drift apart.
 from __future__ import annotations
 
 from domain.core.errors import IllegalAction, NotYourTurn
+from domain.core.memo import recent
 from domain.core.rng import Chance
 from domain.machina.actions import MachinaAction
 from domain.machina.content_load import CONTENT
@@ -36,12 +37,15 @@ def to_act(state: MachinaState) -> tuple[str, ...]:
     return ()
 
 
-def candidates(state: MachinaState, seat: str) -> list[Candidate]:
+@recent
+def candidates(state: MachinaState, seat: str) -> tuple[Candidate, ...]:
+    """What ``seat`` may do now (remembered for the last few states and seats: see
+    :mod:`domain.core.memo`)."""
     if seat not in to_act(state):
-        return []
+        return ()
     if state.phase == "placing":
-        return placing_candidates(state)
-    return explorer_candidates(state, explorer(state, seat))
+        return tuple(placing_candidates(state))
+    return tuple(explorer_candidates(state, explorer(state, seat)))
 
 
 def play(state: MachinaState, seat: str, action: MachinaAction) -> Emitter:

@@ -1,0 +1,46 @@
+"""Answers of a pure function remembered for the last few arguments it was given, by identity.
+
+A server asks the rules about the same state several times in one action: its legal actions, who
+acts, the sentence saying whose move it is, whether it is a decision point, then the check of the
+next action against the same list. Listing what may be done is the costliest of those questions,
+so the function that lists it remembers its last few answers. Arguments are matched by identity
+(``is``), never by equality or hash: comparing or hashing a whole state would cost what the
+memo saves. The memo holds its arguments, so no other object can take one's identity while it is
+remembered.
+
+Results are shared between callers, so a remembered function returns immutable values (tuples).
+Remembering changes no result: the function is pure. The memo is replaced whole on each miss, so
+threads that share it (servers run in threads by tests) only ever read a complete one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+KEEP = 4
+"""Answers remembered per function: the states of one action, and of the one before it."""
+
+
+def recent(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` remembering its answers for the last :data:`KEEP` argument tuples."""
+    cell: list[tuple[tuple[tuple[Any, ...], Any], ...]] = [()]
+
+    @wraps(function)
+    def remembering(*args: P.args, **kwargs: P.kwargs) -> R:
+        if kwargs:
+            return function(*args, **kwargs)
+        memo = cell[0]
+        for known, answer in memo:
+            if len(known) == len(args) and all(a is b for a, b in zip(known, args, strict=True)):
+                result: R = answer
+                return result
+        answer = function(*args, **kwargs)
+        cell[0] = ((args, answer), *memo[: KEEP - 1])
+        return answer
+
+    return remembering
