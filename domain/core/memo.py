@@ -28,19 +28,22 @@ KEEP = 4
 
 def recent(function: Callable[P, R]) -> Callable[P, R]:
     """``function`` remembering its answers for the last :data:`KEEP` argument tuples."""
-    cell: list[tuple[tuple[tuple[Any, ...], Any], ...]] = [()]
+    # Each entry: the arguments' identities, the arguments themselves (held, so that no other
+    # object can take their identities while remembered) and the answer.
+    cell: list[tuple[tuple[tuple[int, ...], tuple[Any, ...], Any], ...]] = [()]
 
     @wraps(function)
     def remembering(*args: P.args, **kwargs: P.kwargs) -> R:
         if kwargs:
             return function(*args, **kwargs)
+        identities = tuple(map(id, args))
         memo = cell[0]
-        for known, answer in memo:
-            if len(known) == len(args) and all(a is b for a, b in zip(known, args, strict=True)):
+        for known, _, answer in memo:
+            if known == identities:
                 result: R = answer
                 return result
         answer = function(*args, **kwargs)
-        cell[0] = ((args, answer), *memo[: KEEP - 1])
+        cell[0] = ((identities, args, answer), *memo[: KEEP - 1])
         return answer
 
     return remembering

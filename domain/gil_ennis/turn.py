@@ -6,6 +6,7 @@ never names the dream deck's order.
 
 from __future__ import annotations
 
+from domain.core.memo import recent
 from domain.core.turn import ENDED, Turn
 from domain.gil_ennis.actions import (
     Calm,
@@ -26,7 +27,9 @@ SEAT_NAMES = {"player": "Gil & Ennis", "gil": "Gil", "ennis": "Ennis"}
 SPECIALS = Reroll | Calm | CashInsights | Give
 
 
+@recent
 def to_act(state: GilEnnisState) -> tuple[str, ...]:
+    """The seats with something to do (remembered: see :mod:`domain.core.memo`)."""
     if state.result != "running":
         return ()
     found = candidates(state)
