@@ -16,11 +16,38 @@ QUICK_LANE = ("domain", "projections", "test_architecture.py")
 Redis or browser, and the import contracts. The whole suite stays what CI runs."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+PHASES = ("all", "parallel", "serial")
+"""``--phase``: ``tests/run.sh`` runs the ``parallel`` phase on several pytest-xdist workers,
+then the ``serial`` phase (the tests marked ``serial``: they measure time or load, or need the
+whole machine) in one process with nothing beside it. ``all`` (the default) runs both here."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--phase",
+        choices=PHASES,
+        default="all",
+        help="all: every test; parallel: all but those marked serial; serial: only those",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     tests = Path(__file__).parent
     for item in items:
         if item.path.relative_to(tests).parts[0] in QUICK_LANE:
             item.add_marker(pytest.mark.quick)
+    phase = config.getoption("phase")
+    if phase == "all":
+        return
+    wanted = phase == "serial"
+    kept: list[pytest.Item] = []
+    left: list[pytest.Item] = []
+    for item in items:
+        serial = item.get_closest_marker("serial") is not None
+        (kept if serial == wanted else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")

@@ -128,4 +128,23 @@ PY
     echo "Redis Cluster answers at $TABLETALE_TEST_REDIS_CLUSTER_URL"
 fi
 
-.venv/bin/python -m pytest "$@"
+# Two phases, so that the whole suite fits in a few minutes on two cores: every test not marked
+# `serial` on TABLETALE_TEST_WORKERS pytest-xdist workers (4 by default: many tests wait on
+# servers, sockets and browsers more than they compute), then the tests marked `serial` (they
+# measure time or load, or need the whole machine) in one process with nothing beside them.
+# TABLETALE_TEST_WORKERS=0 runs the first phase in one process too (for --pdb). The run fails if
+# either phase fails; a phase the arguments leave empty (pytest's status 5) is no failure unless
+# both are empty.
+workers=${TABLETALE_TEST_WORKERS:-4}
+first=0
+.venv/bin/python -m pytest -n "$workers" --dist worksteal --phase parallel "$@" || first=$?
+second=0
+.venv/bin/python -m pytest --phase serial "$@" || second=$?
+if [ "$first" -eq 5 ] && [ "$second" -eq 5 ]; then
+    exit 5
+fi
+for status in "$first" "$second"; do
+    if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then
+        exit "$status"
+    fi
+done

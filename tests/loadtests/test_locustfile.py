@@ -12,6 +12,9 @@ from tests.server.conftest import Live
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# A load run: alone (tests/run.sh runs it after the parallel phase).
+pytestmark = pytest.mark.serial
+
 
 @pytest.mark.parametrize("user", ["Player", "SocketPlayer"])
 def test_a_short_headless_run_has_requests_and_no_failures(live: Live, user: str) -> None:

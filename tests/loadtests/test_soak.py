@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+# Measures time and load: run alone (tests/run.sh runs it after the parallel phase).
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.serial]
 
 
 @pytest.fixture(params=["single", "cluster"])

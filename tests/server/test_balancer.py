@@ -30,6 +30,10 @@ from tests.server.conftest import Live, Socket, auth, free_port, socket_to
 from tests.server.test_redis_processes import server_process
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Health checks a second apart and servers killed on purpose: alone (tests/run.sh runs it after
+# the parallel phase).
+pytestmark = pytest.mark.serial
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 START_TIMEOUT_S = 20.0
 DOWN_TIMEOUT_S = 15.0  # two failed checks a second apart, with room for a busy machine

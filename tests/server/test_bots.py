@@ -303,6 +303,7 @@ async def play_gil_until(
             await asyncio.sleep(0.05)  # polling interval, while the bot thinks
 
 
+@pytest.mark.serial  # round trips measured against a bound: alone, after the parallel phase
 async def test_bot_thinking_leaves_the_event_loop_free(api: httpx.AsyncClient) -> None:
     created = await create(api, game="gil-ennis", seats=["gil", "ennis"], seed="31")
     cid, token = created["id"], created["seats"]["gil"]

@@ -212,6 +212,9 @@ async def test_new_events_at_versions_the_caches_hold_reach_every_socket(tmp_pat
                     assert socket.replica.view == player.replica.view
 
 
+# A Redis killed and started again, then every socket back within CONVERGE_WITHIN_S: beside other
+# tests on two busy cores the bound was missed, so it runs alone, after the parallel phase.
+@pytest.mark.serial
 async def test_redis_restored_from_an_older_append_only_file_converges(tmp_path: Path) -> None:
     prefix = f"tt-{uuid.uuid4().hex[:8]}"
     # No periodic check: the change feed reconnects after the restart and checks on its own.

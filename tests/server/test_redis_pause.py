@@ -23,7 +23,8 @@ from server.store.redis_connect import RedisSettings
 from tests.redis_support import own_redis
 from tests.server.conftest import auth, running, socket_to, wait_ready
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+# Measures time and load: run alone (tests/run.sh runs it after the parallel phase).
+pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.serial]
 
 READY_WITHIN_S = 1.0
 """/readyz must say "not ready" within this long: its ping has a timeout of its own."""

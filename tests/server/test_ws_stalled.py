@@ -13,6 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Hundreds of sockets, deadlines and the server's memory measured: alone (tests/run.sh runs it
+# after the parallel phase).
+pytestmark = pytest.mark.serial
+
 SOCKETS = 300
 """The issue held 2,000 stalled sockets; ``loadtests/stalled_sockets.py`` does so by default (a
 minute or more on two cores shared with other work). 300 make the same point within the suite's
