@@ -9,6 +9,10 @@ follows the game's rollout policy (its heuristic bot) for a number of moves, and
 of the state it reaches (1 won, 0 lost, in between for a state still running) is counted on the
 way back.
 
+At the root the policy's own first move is played first and kept unless another first move is
+clearly better (visited as often, and a margin higher on average): with few iterations the search
+plays as its policy does, and leaves it only on evidence.
+
 The games are played by one seat or by seats that win or lose together, so every node maximises
 the same value. Work is counted in iterations, never in time: the same bot seed and the same
 observation give the same choice.

@@ -18,7 +18,9 @@ from domain.core.rng import Chance, Rng
 LEVELS: dict[str, dict[int, Level]] = {
     # No playouts: a state is judged by the heuristic's score at once, whose values lie close
     # together, hence the small exploration and margin; the heuristic is too dear to ask at
-    # every node, so below the root the order is the values'.
+    # every node, so below the root the order is the values'. A first move is judged by the best
+    # line below it: the policy's move, searched deepest, would otherwise carry the mean of
+    # every poor reply tried after it (at two seats, twice as many).
     "gil-ennis": {
         n: Level(
             iterations=iterations,
@@ -27,6 +29,7 @@ LEVELS: dict[str, dict[int, Level]] = {
             trust=3,
             margin=0.03,
             tree_prior=False,
+            best_line=True,
         )
         for n, iterations in ((1, 20), (2, 60), (3, 200))
     },
