@@ -128,14 +128,14 @@ PY
     echo "Redis Cluster answers at $TABLETALE_TEST_REDIS_CLUSTER_URL"
 fi
 
-# Two phases, so that the whole suite fits in a few minutes on two cores: every test not marked
-# `serial` on TABLETALE_TEST_WORKERS pytest-xdist workers (4 by default: many tests wait on
-# servers, sockets and browsers more than they compute), then the tests marked `serial` (they
-# measure time or load, or need the whole machine) in one process with nothing beside them.
+# Two phases: every test not marked `serial` on TABLETALE_TEST_WORKERS pytest-xdist workers (2
+# by default: one test computes while another waits on a server, a socket or a browser; on two
+# cores more workers only add their own start-up and browsers), then the tests marked `serial`
+# (they measure time or load, or need the whole machine) in one process with nothing beside them.
 # TABLETALE_TEST_WORKERS=0 runs the first phase in one process too (for --pdb). The run fails if
 # either phase fails; a phase the arguments leave empty (pytest's status 5) is no failure unless
 # both are empty.
-workers=${TABLETALE_TEST_WORKERS:-4}
+workers=${TABLETALE_TEST_WORKERS:-2}
 first=0
 .venv/bin/python -m pytest -n "$workers" --dist worksteal --phase parallel "$@" || first=$?
 second=0
