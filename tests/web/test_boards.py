@@ -10,6 +10,11 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from domain.core.engine import evolve
+from domain.core.events import CampaignCreated
+from domain.gil_ennis import GAME as GIL_ENNIS
+from domain.gil_ennis.state import character
+from server.fresh import CHOSEN_SALT
 from tests.server.conftest import Live
 from tests.web.conftest import at_version, click_action, create, open_as, screenshot
 
@@ -165,3 +170,41 @@ def test_the_end_shows_the_outcome_the_reason_and_the_revealed_seed(
     expect(end.locator(".hash")).to_have_text(revealed["seed_hash"])
     expect(end.locator(".luck-verdict")).to_have_attribute("data-match", "true")
     expect(page.locator(".actions-panel")).to_contain_text("The campaign is over.")
+
+
+def _five_different_dice_seed() -> int:
+    """A chosen seed whose set-up rolls five different dice for Gil: the widest packing grid
+    (a row per HAND die, a column per POCKET die, 20 buttons)."""
+    for seed in range(1, 500):
+        state = evolve(
+            GIL_ENNIS,
+            None,
+            CampaignCreated(
+                "gil-ennis", GIL_ENNIS.info.ruleset, seed, CHOSEN_SALT, ("player",), {}
+            ),
+        )
+        for event in GIL_ENNIS.setup(state):
+            state = GIL_ENNIS.evolve(state, event)
+        if len(set(character(state, "gil").rolled)) == 5:
+            return seed
+    raise AssertionError("No seed below 500 rolls five different dice for Gil.")
+
+
+def test_the_widest_packing_grid_fits_a_phone(server: Live, page: Page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    created = create(server, "gil-ennis", seed=_five_different_dice_seed())
+    open_as(page, server, created["id"], "player", created["seats"]["player"])
+    grid = page.locator("table.pack-grid").first
+    expect(grid.locator("button.pack-choice")).to_have_count(20)
+    sizes = page.evaluate(
+        "[document.documentElement.scrollWidth, window.innerWidth,"
+        " document.querySelector('.pack-frame').scrollWidth,"
+        " document.querySelector('.pack-frame').clientWidth]"
+    )
+    assert sizes[0] <= sizes[1], f"the page scrolls sideways: {sizes}"
+    assert sizes[2] <= sizes[3], f"the grid needs scrolling on a phone: {sizes}"
+    button = grid.locator("button.pack-choice").first.bounding_box()
+    assert button is not None and button["width"] >= 40 and button["height"] >= 40
+    screenshot(page, "gil-ennis-packing-phone")
+    click_action(page, re.compile("Pack Gil's dice"))
+    expect(page.locator(".recent li.new")).to_contain_text("Gil packed")

@@ -154,7 +154,8 @@ function packing(character, card, actions, ctx, shown) {
     h("h4", {}, "Pack the dice", h("span", { class: "step-tag" }, "set-up")),
     h("div", { class: "rolled" }, h("span", { class: "label" }, "Rolled"), rolled.map((v) => die(v, { tone, size: 30 }))),
     grid
-      ? [h("p", { class: "hint" }, "Pick the HAND die (a row) and the POCKET die (a column); the other three fill the BACKPACK."), grid]
+      ? [h("p", { class: "hint" }, "Pick the HAND die (a row) and the POCKET die (a column); the other three fill the BACKPACK."),
+        h("div", { class: "pack-frame" }, grid)]
       : h("p", { class: "muted" }, waiting));
 }
 
