@@ -84,6 +84,12 @@ class Socket(Peer):
         super().__init__()
         self.ready = True
         self.direct = 0
+        self.sending = asyncio.Event()
+        """Set once a pump waits on this socket to take a frame."""
+
+    async def send(self, frame: Frame) -> None:
+        self.sending.set()
+        await super().send(frame)
 
     def write_now(self, frame: Frame) -> bool:
         if not self.ready:
@@ -119,8 +125,7 @@ async def test_what_a_paused_socket_cannot_take_waits_for_a_pump_in_order() -> N
     socket.open.clear()
     outbox.put(frame("1"))
     outbox.put(frame("2"))
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    await asyncio.wait_for(socket.sending.wait(), WAIT_S)
     assert outbox._pump is not None  # waiting on the socket, in a task of its own
     outbox.put(frame("3"))
     socket.open.set()
@@ -173,13 +178,19 @@ async def test_the_drain_leaves_the_loop_turns_between_its_batches() -> None:
     for outbox in outboxes:
         outbox.put(frame("update"))
     written_when_others_ran: list[int] = []
+    seen = asyncio.Event()
+    loop = asyncio.get_running_loop()
 
-    async def another_coroutine() -> None:
-        while len(written_when_others_ran) < 3:
-            written_when_others_ran.append(sum(s.direct for s in sockets))
-            await asyncio.sleep(0)
+    def another_callback() -> None:
+        # Scheduled after the drain's first turn, it runs once per loop turn from then on.
+        written_when_others_ran.append(sum(s.direct for s in sockets))
+        if len(written_when_others_ran) < 3:
+            loop.call_soon(another_callback)
+        else:
+            seen.set()
 
-    await asyncio.wait_for(another_coroutine(), WAIT_S)
+    loop.call_soon(another_callback)
+    await asyncio.wait_for(seen.wait(), WAIT_S)
     for outbox in outboxes:
         await asyncio.wait_for(outbox.drained(), WAIT_S)
     assert all(s.received == ["update"] for s in sockets)
@@ -193,8 +204,7 @@ async def test_a_lagging_direct_outbox_still_gets_one_sync() -> None:
     socket.open.clear()
     outbox = direct_outbox(socket, Drain(), limit=3)
     outbox.put(frame("in flight"))
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    await asyncio.wait_for(socket.sending.wait(), WAIT_S)  # the pump holds it, blocked
     for n in range(10):
         outbox.put(frame(f"late {n}"))
     socket.open.set()
