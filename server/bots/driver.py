@@ -244,7 +244,10 @@ class BotDriver:
         if self._executor is None:
             if self.settings.workers > 0:
                 self._executor = ProcessPoolExecutor(
-                    self.settings.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.settings.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=thinking.start_worker,
+                    initargs=(self.settings.nice,),
                 )
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="bots")

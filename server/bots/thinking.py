@@ -13,6 +13,10 @@ and the version, so two processes that decide the same move choose the same acti
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from typing import Any
 
 from domain.bots import make_policy
@@ -21,6 +25,32 @@ from domain.bots.knowledge import knowledge_of
 from domain.core.game import Game
 from domain.core.rng import Chance, Rng
 from domain.games import get_game
+
+
+def start_worker(nice: int) -> None:
+    """Set up a bot worker process as it starts: lower its priority by ``nice``, and make it
+    end with the server process that started it.
+
+    A bot's thinking is CPU-bound and, on a busy machine, competes with the event loop that
+    serves people and with everything else the server runs. Niced, the workers get the CPU the
+    rest leave over: under load the bots' moves come later, and nobody's round trip does. (A
+    thread cannot do this: it shares the loop's interpreter lock, so bots without worker
+    processes are for tests and small tables.)
+
+    A worker waits for work on a pipe whose both ends it holds, so it would outlive a server
+    killed without a shutdown (SIGKILL, out of memory) and wait forever; a watcher thread ends
+    it when the server's process is gone.
+    """
+    if nice:
+        os.nice(nice)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    multiprocessing.connection.wait([parent.sentinel])
+    os._exit(0)  # nothing of a decision in flight is worth keeping once its server is gone
 
 
 def decision_seed(campaign_id: str, seat: str, version: int, purpose: str) -> int:

@@ -4,6 +4,7 @@ hints; handing a seat over and taking it back; and the typed refusals of bad req
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
@@ -15,7 +16,9 @@ import pytest
 from cli.main import main
 from server.app import create_app
 from server.bots.config import BotSettings
+from server.bots.driver import BotDriver
 from server.service import CampaignService
+from server.store.leases import bot_table_of
 from server.store.sqlite import SqliteStore
 from server.stores import SQLITE_FILE
 from tests.server.conftest import Live, Reproducible, Socket, auth, running, socket_to
@@ -329,3 +332,23 @@ async def test_bot_thinking_leaves_the_event_loop_free(api: httpx.AsyncClient) -
     # would hold one answer for the whole search. (Shared cores allow a rare slow answer.)
     p95 = round_trips[len(round_trips) * 95 // 100]
     assert p95 < 0.1 and round_trips[-1] < searched / 4, (searched, p95, round_trips[-3:])
+
+
+@pytest.mark.parametrize("nice", [0, 7])
+async def test_bots_think_in_processes_that_stand_back_for_people(
+    tmp_path: Path, nice: int
+) -> None:
+    """The bots' worker processes run ``nice`` steps below the server, so that on a busy
+    machine their thinking takes only the CPU that serving people leaves over."""
+    store = SqliteStore(tmp_path / SQLITE_FILE)
+    service = CampaignService(store)
+    table = bot_table_of(store)
+    assert table is not None
+    driver = BotDriver(service, table, BotSettings(workers=1, nice=nice))
+    try:
+        server_niceness = os.nice(0)
+        assert await driver.run(os.nice, 0) == min(19, server_niceness + nice)
+        assert os.nice(0) == server_niceness  # the server itself is untouched
+    finally:
+        await driver.close()
+        await store.close()

@@ -42,6 +42,21 @@ async def pair(shared_redis: str, tmp_path: Path) -> AsyncIterator[tuple[Live, L
         await delete_prefix(shared_redis, prefix)
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as listed:
+        return [int(child) for child in listed.read().split()]
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` still runs: a process that ended but was not reaped yet counts as ended."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 async def driver(http: httpx.AsyncClient, live: Live) -> dict[str, Any]:
     status: dict[str, Any] = (await http.get(f"{live.http}/api/bots")).json()
     return status
@@ -128,6 +143,8 @@ async def test_a_killed_driver_is_replaced_and_the_bot_plays_on(
         before = await gil.bot_moves(second)
 
         assert first.process is not None
+        thinkers = children(first.process.pid)
+        assert thinkers, "the driver's bots think in a worker process"
         first.process.send_signal(signal.SIGKILL)
         first.process.wait(timeout=10)
 
@@ -141,6 +158,12 @@ async def test_a_killed_driver_is_replaced_and_the_bot_plays_on(
         status = await driver(http, second)
         assert status["conflicts"] == 0, status
         print(f"takeover after SIGKILL: {took:.2f} s")  # the measured figure, shown with -s
+
+        async def thinkers_ended() -> bool:
+            return not any(alive(pid) for pid in thinkers)
+
+        # The killed server's bot workers do not wait for work forever.
+        await eventually(thinkers_ended, "the killed server's bot workers end", 10)
 
     store = RedisStore.from_url(redis_url, prefix=prefix)
     try:
