@@ -10,9 +10,11 @@ player socket each), then all of them loop together for ``D`` seconds: act, wait
 authoritative answer, record the round trip, act again. With ``--paced R`` each session acts ``R``
 times a second instead of as fast as it can; with ``--churn`` a session whose campaign ends
 creates the next one and plays on (Gil & Ennis games end after about 45 actions), and the time to
-create the next campaign is reported apart. With ``--bot-partners N`` the first N sessions play
-Gil & Ennis in co-op with a search bot as Ennis (thinking in the server's bot processes, at its
-bot pace), waiting for the bot's moves as a person would. ``--idle N`` opens ``N`` player sockets
+create the next campaign is reported apart. With ``--bot-partners N``, N sessions more play Gil &
+Ennis in co-op with a search bot as Ennis (thinking in the server's bot processes, at its bot
+pace), waiting for the bot's moves as a person would and starting a new journey when one ends;
+the ``S`` sessions' round trips are reported apart from theirs, so that what the bots cost the
+people beside them shows. ``--idle N`` opens ``N`` player sockets
 that never act and measures what they cost the server. When Node and the boardgame.io harness
 (``--peer``) are present, the harness runs with the same ``S`` and ``D`` right after, so the
 ratios come from one sitting on one machine.
@@ -56,8 +58,8 @@ from loadtests.server_under_test import (  # noqa: E402
 DEFAULT_PEER = ROOT.parent / "shared" / "peers" / "boardgameio"
 DRIVERS = 2  # driver processes, so the load generator is not the bottleneck on two cores
 GIVING_UP = ("abandon", "confirm_abandon")
-BOT_SEATS = ["gil", "ennis"]
 """Action ids the players never pick (Eila's way of ending a campaign for good)."""
+BOT_SEATS = ["gil", "ennis"]
 
 
 # -- the driver: one process runs a share of the sessions ------------------------------------
@@ -75,14 +77,14 @@ async def _session(
     rng = random.Random(index)
     ws = "ws" + base.removeprefix("http")
     seed = index + 1
-    partnered = index < out["bot_partners"]
+    partnered = index >= out["sessions"]  # the --bot-partners sessions come after the others
 
     async def new_campaign() -> dict[str, Any]:
         if not partnered:
             return await create_campaign(base, game, seed=seed)
         # Gil & Ennis in co-op: this session plays Gil, a search bot plays Ennis.
         bots = {"ennis": {"bot": "search", "level": out["bot_level"]}}
-        created = await create_campaign(base, game, seed=seed, seats=BOT_SEATS, bots=bots)
+        created = await create_campaign(base, "gil-ennis", seed=seed, seats=BOT_SEATS, bots=bots)
         created["seats"].pop("ennis")
         return created
 
@@ -98,14 +100,16 @@ async def _session(
                     begin, end = window
                     next_at = begin + rng.random() / pace if pace else begin
                     first = False
-                next_at = await _play(seat, rng, next_at, end, pace, out)
-            if next_at is None:
+                due = await _play(seat, rng, next_at, end, pace, partnered, out)
+            if due is None:
                 return
             # Churn: the campaign ended; the same player starts the next one at once.
+            next_at = due
             seed += 1 << 20
             sent = time.perf_counter()
             created = await new_campaign()
-            out["restarts"].append((time.perf_counter() - sent) * 1000)
+            if not partnered:
+                out["restarts"].append((time.perf_counter() - sent) * 1000)
     except Exception as error:  # every failure of a session counts as an error
         out["errors"] += 1
         kinds: dict[str, int] = out["error_kinds"]
@@ -121,11 +125,12 @@ async def _play(
     next_at: float,
     end: float,
     pace: float,
+    partnered: bool,
     out: dict[str, Any],
 ) -> float | None:
-    """Act until the window ends (None) or, with ``--churn``, until the campaign ends (the time
-    the next action is due, for the next campaign)."""
-    latencies: list[float] = out["latencies"]
+    """Act until the window ends (None) or, with ``--churn`` or beside a bot, until the campaign
+    ends (the time the next action is due, for the next campaign)."""
+    latencies: list[float] = out["partner_latencies" if partnered else "latencies"]
     frames_before, bytes_before = seat.frames_received, seat.bytes_received
     while True:
         if pace:
@@ -142,7 +147,7 @@ async def _play(
             continue
         if seat.outcome != "running" or not seat.legal_actions:
             out["ended"] += 1
-            return next_at if out["churn"] else None
+            return next_at if out["churn"] or partnered else None
         # A player at the table plays on: giving the campaign up is not a move.
         moves = [a for a in seat.legal_actions if not a["id"].startswith(GIVING_UP)]
         action = rng.choice(moves or seat.legal_actions)["id"]
@@ -151,7 +156,7 @@ async def _play(
         try:
             await seat.act(action, timeout=10.0)
         except ProtocolError as refused:
-            if refused.code != "stale_version" or not out["bot_partners"]:
+            if refused.code != "stale_version" or not partnered:
                 raise
             # The bot partner moved first, as a person's partner may: take its move, go on.
             out["stale"] += 1
@@ -188,8 +193,9 @@ async def drive(args: argparse.Namespace) -> None:
         "ready": 0,
         "ended": 0,
         "churn": args.churn,
-        "bot_partners": args.bot_partners,
+        "sessions": args.sessions_total or math.inf,  # beyond it, sessions play beside a bot
         "stale": 0,
+        "partner_latencies": [],
         "bot_level": args.bot_level,
         "restarts": [],
         "error_kinds": {},
@@ -282,18 +288,18 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         pids = process_tree(server.pid)
         rss_started = memory_kib(pids, "VmRSS")
         drivers = []
-        share = math.ceil(sessions / DRIVERS)
-        for first in range(0, sessions, share):
-            count = min(share, sessions - first)
+        everyone = sessions + args.bot_partners
+        share = math.ceil(everyone / DRIVERS)
+        for first in range(0, everyone, share):
+            count = min(share, everyone - first)
             command = [sys.executable, __file__, "--driver", "--base", base, "--game", args.game]
             command += ["--first", str(first), "--count", str(count), "--pace", str(args.paced)]
             if args.idle:
                 command += ["--idle"]
             if args.churn:
                 command += ["--churn"]
-            # The first --bot-partners sessions (by global index) play beside a bot.
-            command += ["--bot-partners", str(args.bot_partners)]
-            command += ["--bot-level", str(args.bot_level)]
+            # The sessions after the first S (by global index) play beside a bot.
+            command += ["--sessions-total", str(sessions), "--bot-level", str(args.bot_level)]
             drivers.append(
                 subprocess.Popen(
                     command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
@@ -310,10 +316,18 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             driver.stdin.flush()
         time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
         cpu_before = cpu_seconds(pids)
+        driver_pids = [driver.pid for driver in drivers]
+        driver_cpu = -cpu_seconds(driver_pids)
+        thinkers = [p for p in process_tree(server.pid) if p not in pids]  # bot workers
+        thinking_cpu = -cpu_seconds(thinkers)
+        bot_moves = [_bot_moves(base, args), 0]
         pauses_before = collector_pauses(base) if args.workers == 1 else None
         profiler = _profile(args, pids)
         time.sleep(max(0.0, end - time.time()))  # the measured window itself
         cpu_after = cpu_seconds(pids)
+        driver_cpu += cpu_seconds(driver_pids)
+        thinking_cpu += cpu_seconds(thinkers)
+        bot_moves[1] = _bot_moves(base, args)
         pauses = {}
         if pauses_before is not None:
             pauses = pauses_between(pauses_before, collector_pauses(base))
@@ -346,6 +360,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "campaigns_ended": sum(r["ended"] for r in results),
         "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
+        "drivers_cpu_pct_of_one_core": round(100 * driver_cpu / args.duration, 1),
         "frames_per_action": round(sum(r["frames"] for r in results) / moves, 2) if moves else None,
         "bytes_per_action": round(sum(r["bytes"] for r in results) / moves) if moves else None,
         "server_peak_rss_mb": round(peak / 1024, 1),
@@ -353,9 +368,15 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "collector_pauses": pauses,
     }
     if args.bot_partners:
+        partners = [x for r in results for x in r["partner_latencies"]]
         line["bot_partners"] = {
             "sessions": args.bot_partners,
             "level": args.bot_level,
+            "their_moves": len(partners),
+            "their_p50_ms": percentile(partners, 50),
+            "their_p99_ms": percentile(partners, 99),
+            "bot_moves": bot_moves[1] - bot_moves[0],
+            "bot_workers_cpu_pct_of_one_core": round(100 * thinking_cpu / args.duration, 1),
             "stale_answers": sum(r["stale"] for r in results),
         }
     if args.churn:
@@ -374,6 +395,15 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             line["rss_kib_per_idle_socket"] = round((rss_after - rss_started) / sockets, 1)
     line["server_log"] = log
     return line
+
+
+def _bot_moves(base: str, args: argparse.Namespace) -> int:
+    """The moves the server's bots have made so far (one process's count)."""
+    if not args.bot_partners:
+        return 0
+    with urllib.request.urlopen(base + "/api/bots", timeout=10) as reply:
+        moves: int = json.loads(reply.read())["moves"]
+        return moves
 
 
 def _profile(args: argparse.Namespace, pids: list[int]) -> subprocess.Popen[bytes] | None:
@@ -439,7 +469,7 @@ def main() -> None:
         "--bot-partners",
         type=int,
         default=0,
-        help="sessions that play Gil & Ennis in co-op with a search bot as Ennis",
+        help="sessions more, each playing Gil & Ennis in co-op with a search bot as Ennis",
     )
     parser.add_argument("--bot-level", type=int, default=1, help="the bot partners' level")
     parser.add_argument(
@@ -461,6 +491,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--sessions-total", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.driver:
         try:

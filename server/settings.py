@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from server.bots.config import BotSettings
+from server.bots.config import BotPriority, BotSettings
 from server.logs import LogFormat
 from server.throttle import LimitSettings
 
@@ -102,10 +102,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     is replaced as the campaign's bot driver within about this long."""
     bot_workers: int = 1
     """Processes that bots think in, beside the event loop (0: one thread)."""
-    bot_nice: int = 19
-    """How far the bots' processes stand back when the machine is busy (a Unix nice increment,
-    0 to 19): at 19 a bot thinks with the CPU that serving people leaves over, so its moves slow
-    down under load rather than anyone's round trip."""
+    bot_priority: BotPriority = "idle"
+    """How the bots' processes stand back when the machine is busy: ``idle``, they think only
+    with CPU nothing else wants (Linux's SCHED_IDLE; elsewhere as ``low``), so their moves slow
+    down under load rather than anyone's round trip; ``low``, nice 19; ``normal``, as the
+    server."""
     bot_poll_s: float = 1.0
     """How often a driven campaign is looked at when no change of it reached this process."""
     bot_away_s: float = 60.0
@@ -139,8 +140,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             raise ValueError("gc_young_threshold must be 0 (CPython's default) or more.")
         if self.bot_pace_ms < 0 or self.bot_workers < 0:
             raise ValueError("bot_pace_ms and bot_workers must be 0 or more.")
-        if not 0 <= self.bot_nice <= 19:
-            raise ValueError("bot_nice must be between 0 and 19.")
         if self.bot_lease_ms < 300 or self.bot_poll_s <= 0:
             raise ValueError("bot_lease_ms must be at least 300 and bot_poll_s above 0.")
         self.limits().check()
@@ -150,7 +149,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             pace_ms=self.bot_pace_ms,
             lease_ms=self.bot_lease_ms,
             workers=self.bot_workers,
-            nice=self.bot_nice,
+            priority=self.bot_priority,
             poll_s=self.bot_poll_s,
             away_s=self.bot_away_s,
         )

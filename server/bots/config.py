@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
+
+BotPriority = Literal["idle", "low", "normal"]
 
 
 class BotSettings(msgspec.Struct, frozen=True, kw_only=True):
@@ -12,8 +16,8 @@ class BotSettings(msgspec.Struct, frozen=True, kw_only=True):
     """How long a driver's lease lasts unless renewed (renewed every third of it)."""
     workers: int = 1
     """Processes that bots think in (0: one thread beside the event loop)."""
-    nice: int = 19
-    """The nice increment of those processes: bots think with the CPU people leave over."""
+    priority: BotPriority = "idle"
+    """How those processes stand back for the server (:func:`server.bots.thinking.start_worker`)."""
     poll_s: float = 1.0
     """How often a driven campaign is read when nothing told this process it changed."""
     away_s: float = 60.0

@@ -247,7 +247,7 @@ class BotDriver:
                     self.settings.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=thinking.start_worker,
-                    initargs=(self.settings.nice,),
+                    initargs=(self.settings.priority,),
                 )
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="bots")

@@ -25,24 +25,30 @@ from domain.bots.knowledge import knowledge_of
 from domain.core.game import Game
 from domain.core.rng import Chance, Rng
 from domain.games import get_game
+from server.bots.config import BotPriority
 
 
-def start_worker(nice: int) -> None:
-    """Set up a bot worker process as it starts: lower its priority by ``nice``, and make it
-    end with the server process that started it.
+def start_worker(priority: BotPriority) -> None:
+    """Set up a bot worker process as it starts: give it its ``priority``, and make it end with
+    the server process that started it.
 
     A bot's thinking is CPU-bound and, on a busy machine, competes with the event loop that
-    serves people and with everything else the server runs. Niced, the workers get the CPU the
-    rest leave over: under load the bots' moves come later, and nobody's round trip does. (A
-    thread cannot do this: it shares the loop's interpreter lock, so bots without worker
-    processes are for tests and small tables.)
+    serves people and with everything else the server runs. At ``idle`` (Linux's SCHED_IDLE) a
+    worker runs only when nothing else wants the CPU, and any other process that wakes takes the
+    core from it at once; under load the bots' moves come later, and nobody's round trip does.
+    Nice 19 (``low``) is not enough for that: the kernel still lets a niced task finish its
+    slice, and the loop's wake-ups queue behind it (``docs/performance.md``, "Bot partners").
+    A thread could do neither: it shares the loop's interpreter lock, so bots without worker
+    processes are for tests and small tables.
 
     A worker waits for work on a pipe whose both ends it holds, so it would outlive a server
     killed without a shutdown (SIGKILL, out of memory) and wait forever; a watcher thread ends
     it when the server's process is gone.
     """
-    if nice:
-        os.nice(nice)
+    if priority == "idle" and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    elif priority != "normal":
+        os.nice(19)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()

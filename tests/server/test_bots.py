@@ -15,7 +15,7 @@ import pytest
 
 from cli.main import main
 from server.app import create_app
-from server.bots.config import BotSettings
+from server.bots.config import BotPriority, BotSettings
 from server.bots.driver import BotDriver
 from server.service import CampaignService
 from server.store.leases import bot_table_of
@@ -334,21 +334,27 @@ async def test_bot_thinking_leaves_the_event_loop_free(api: httpx.AsyncClient) -
     assert p95 < 0.1 and round_trips[-1] < searched / 4, (searched, p95, round_trips[-3:])
 
 
-@pytest.mark.parametrize("nice", [0, 7])
+@pytest.mark.parametrize("priority", ["idle", "low", "normal"])
 async def test_bots_think_in_processes_that_stand_back_for_people(
-    tmp_path: Path, nice: int
+    tmp_path: Path, priority: BotPriority
 ) -> None:
-    """The bots' worker processes run ``nice`` steps below the server, so that on a busy
-    machine their thinking takes only the CPU that serving people leaves over."""
+    """The bots' worker processes run below the server (``idle``: only on CPU nothing else
+    wants; ``low``: nice 19), so that on a busy machine their thinking waits for people."""
     store = SqliteStore(tmp_path / SQLITE_FILE)
     service = CampaignService(store)
     table = bot_table_of(store)
     assert table is not None
-    driver = BotDriver(service, table, BotSettings(workers=1, nice=nice))
+    driver = BotDriver(service, table, BotSettings(workers=1, priority=priority))
     try:
-        server_niceness = os.nice(0)
-        assert await driver.run(os.nice, 0) == min(19, server_niceness + nice)
-        assert os.nice(0) == server_niceness  # the server itself is untouched
+        niceness, policy = os.nice(0), os.sched_getscheduler(0)
+        expected = {
+            "idle": (niceness, os.SCHED_IDLE),
+            "low": (min(19, niceness + 19), policy),
+            "normal": (niceness, policy),
+        }
+        seen = (await driver.run(os.nice, 0), await driver.run(os.sched_getscheduler, 0))
+        assert seen == expected[priority]
+        assert (os.nice(0), os.sched_getscheduler(0)) == (niceness, policy)  # the server's own
     finally:
         await driver.close()
         await store.close()
