@@ -30,6 +30,10 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 GIL_ENNIS = "The Epic of Gil & Ennis"
 CLICKS = 200
+ENABLED = """targets => targets.flatMap((target, i) =>
+    target.matches(':disabled') || target.closest('[aria-disabled="true"]') ? [] : [i])"""
+"""The indices of the targets a person could click: Playwright's own sense of enabled (no
+disabled control, in no disabled fieldset, under no ``aria-disabled``), asked of the page once."""
 
 
 def legal_ids(server: Live, campaign: str, token: str) -> list[str]:
@@ -162,7 +166,7 @@ def test_a_random_clicker_outside_the_danger_menu_never_ends_a_campaign_by_accid
     clicks = 0
     while clicks < CLICKS:
         expect(page.locator(".board-slot")).not_to_have_class(re.compile(r"\bbusy\b"))
-        enabled = [i for i in range(targets.count()) if targets.nth(i).is_enabled()]
+        enabled = targets.evaluate_all(ENABLED)  # one round trip, not one per target
         if not enabled:
             break  # the campaign ended by play, or the seat waits on nobody: nothing to click
         targets.nth(chance.choice(enabled)).click()
