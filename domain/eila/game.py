@@ -26,7 +26,7 @@ from domain.eila.events import EilaEvent, FutureShuffled, MineLaidOut
 from domain.eila.rules import decide as rules_decide
 from domain.eila.rules.evolve import evolve as rules_evolve
 from domain.eila.rules.flow import Emitter, begin_chapter
-from domain.eila.rules.legal import legal
+from domain.eila.rules.legal import candidates, legal
 from domain.eila.state import EilaState
 from domain.eila.turn import SEAT_NAMES
 from domain.eila.view import EilaView, view
@@ -114,7 +114,9 @@ class EilaGame:
         return legal(self.pack, state)
 
     def to_act(self, state: EilaState) -> tuple[str, ...]:
-        return (rules_decide.SEAT,) if self.legal_actions(state, rules_decide.SEAT) else ()
+        # What may be done, without the labels that listing the legal actions writes for each.
+        running = self.outcome(state) == "running"
+        return (rules_decide.SEAT,) if running and candidates(self.pack, state) else ()
 
     def progress(self, state: EilaState) -> Progress:
         return Progress(
