@@ -69,17 +69,20 @@ def _goals(state: MachinaState, who: Explorer) -> set[Point]:
 
 def _distances(state: MachinaState, goals: set[Point]) -> dict[Point, int]:
     """Steps from every space to the nearest goal, walking around obstacles and monsters."""
-    found = board(state)
+    paths = board(state).paths(state.exits)
     blocked = {m.point for m in state.monsters}
     steps = {g: 0 for g in goals if g not in blocked}
     queue = deque(steps)
     while queue:
         point = queue.popleft()
-        for other in neighbours(point):
-            if other in steps or other in blocked or not found.passable(other, state.exits):
-                continue
-            steps[other] = steps[point] + 1
-            queue.append(other)
+        further = steps[point] + 1
+        around = paths.get(point)
+        if around is None:  # a goal one cannot stand on is still walked away from
+            around = tuple(p for p in neighbours(point) if p in paths)
+        for other in around:
+            if other not in steps and other not in blocked:
+                steps[other] = further
+                queue.append(other)
     return steps
 
 

@@ -146,6 +146,7 @@ class Board:
         self.links = {order: frozenset(found) for order, found in touching.items()}
         self._unexplored: dict[int, tuple[str, ...]] = {}
         self._scope: dict[int, frozenset[int]] = {}
+        self._paths: dict[tuple[Point, ...], dict[Point, tuple[Point, ...]]] = {}
         self._drawing: tuple[tuple[str, ...], int, int] | None = None
         self.action_spaces = tuple(
             space
@@ -161,6 +162,18 @@ class Board:
         chapter treats as an exit token."""
         space = self.spaces.get(point)
         return space is not None and (space.symbol in PASSABLE or point in exits)
+
+    def paths(self, exits: tuple[Point, ...] = ()) -> dict[Point, tuple[Point, ...]]:
+        """Every passable space (given ``exits``) and its passable neighbours, in the order of
+        :func:`neighbours`: the graph a walk searches, worked out once per board and exits."""
+        found = self._paths.get(exits)
+        if found is None:
+            found = self._paths[exits] = {
+                point: tuple(p for p in neighbours(point) if self.passable(p, exits))
+                for point in self.spaces
+                if self.passable(point, exits)
+            }
+        return found
 
     def labelled(self, label: str) -> Space | None:
         """The first action space in reading order with ``label``."""
