@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.game import Game, LegalAction
+from domain.core.game import Game, LegalAction, UnlabelledActions
 from domain.core.rng import Chance
 
 Move = tuple[str, LegalAction]
@@ -102,9 +102,16 @@ class Choice(msgspec.Struct, frozen=True):
     iterations: int
 
 
-def legal_moves(game: Game, state: Any, seats: Sequence[str] | None = None) -> list[Move]:
+def legal_moves(
+    game: Game, state: Any, seats: Sequence[str] | None = None, *, labelled: bool = True
+) -> list[Move]:
+    """What ``seats`` (default: those to act) may do at ``state``. Unlabelled moves (where the
+    game can list them so) are for the search's own worlds, whose moves nobody reads."""
     acting = game.to_act(state) if seats is None else seats
-    return [(seat, legal) for seat in acting for legal in game.legal_actions(state, seat)]
+    listed = game.legal_actions
+    if not labelled and isinstance(game, UnlabelledActions):
+        listed = game.unlabelled_actions
+    return [(seat, legal) for seat in acting for legal in listed(state, seat)]
 
 
 def after(game: Game, state: Any, move: Move) -> Any:
@@ -168,7 +175,8 @@ def _iterate(
     expanded = False
     while not expanded and not knowledge.over(game, world):
         at_root = node is root
-        moves = knowledge.moves(game, world, legal_moves(game, world, seats if at_root else None))
+        acting = seats if at_root else None
+        moves = knowledge.moves(game, world, legal_moves(game, world, acting, labelled=False))
         if not moves:
             break
         if at_root:
@@ -210,7 +218,7 @@ def _iterate(
     for _ in range(level.playout):
         if knowledge.over(game, world):
             break
-        moves = knowledge.moves(game, world, legal_moves(game, world))
+        moves = knowledge.moves(game, world, legal_moves(game, world, labelled=False))
         if not moves:
             break
         world = after(game, world, knowledge.rollout(game, world, moves, chance))

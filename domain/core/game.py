@@ -140,6 +140,17 @@ class PublicContent(Protocol):
     def public_content(self) -> msgspec.Struct: ...
 
 
+@runtime_checkable
+class UnlabelledActions(Protocol):
+    """A game that can list its legal actions without writing their labels (every ``label``
+    empty), for a search that asks for them thousands of times a decision and shows none."""
+
+    def unlabelled_actions(self, state: Any, seat: str) -> list[LegalAction]:
+        """``legal_actions(state, seat)``, the same ids and actions in the same order, with
+        empty labels."""
+        ...
+
+
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 
 

@@ -14,6 +14,7 @@ from domain.core.game import (
     Outcome,
     Progress,
     Step,
+    action_id,
     options_of,
 )
 from domain.core.rng import Rng
@@ -112,6 +113,11 @@ class EilaGame:
         if seat != rules_decide.SEAT or self.outcome(state) != "running":
             return []
         return legal(self.pack, state)
+
+    def unlabelled_actions(self, state: EilaState, seat: str) -> list[LegalAction]:
+        if seat != rules_decide.SEAT or self.outcome(state) != "running":
+            return []
+        return [LegalAction(action_id(a), "", a) for a in candidates(self.pack, state)]
 
     def to_act(self, state: EilaState) -> tuple[str, ...]:
         # What may be done, without the labels that listing the legal actions writes for each.

@@ -15,10 +15,10 @@ from domain.bots.gil_ennis_heuristic import best_move
 from domain.bots.knowledge import GIL_ENNIS as GIL_ENNIS_KNOWLEDGE
 from domain.bots.knowledge import knowledge_of
 from domain.bots.machina_heuristic import best_move as machina_best_move
-from domain.bots.search import Level, Move, Node, _choice, search
+from domain.bots.search import Level, Move, Node, _choice, legal_moves, search
 from domain.bots.search_bot import SearchBot
 from domain.core.errors import InvalidOptions
-from domain.core.game import Game, LegalAction
+from domain.core.game import Game, LegalAction, UnlabelledActions
 from domain.core.rng import Chance, Rng
 from domain.eila.game import GAME as EILA
 from domain.eila.state import EilaState
@@ -226,3 +226,21 @@ def test_a_gil_ennis_journey_is_valued_by_the_heuristic_score_between_lost_and_w
     value = GIL_ENNIS_KNOWLEDGE.value
     assert value(GIL_ENNIS, won) == 1.0 and value(GIL_ENNIS, lost) == 0.0
     assert 0.0 < value(GIL_ENNIS, hopeless) < value(GIL_ENNIS, hopeful) < 1.0
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), TABLES)
+def test_the_search_s_own_worlds_list_moves_without_labels_where_the_game_can(
+    game: Game, seats: tuple[str, ...], options: dict[str, Any]
+) -> None:
+    state = played(game, fresh(game, seats, seed=11, options=options), moves=30, seed=3)
+    labelled = legal_moves(game, state)
+    unlabelled = legal_moves(game, state, labelled=False)
+    assert labelled and all(legal.label for _, legal in labelled)
+    assert [(s, m.id, m.action) for s, m in unlabelled] == [
+        (s, m.id, m.action) for s, m in labelled
+    ]
+    written = {legal.label for _, legal in unlabelled}
+    if isinstance(game, UnlabelledActions):
+        assert written == {""}
+    else:
+        assert "" not in written  # the game's own labelled listing, unchanged

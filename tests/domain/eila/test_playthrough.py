@@ -69,8 +69,12 @@ def test_random_playthroughs_of_the_castle_and_the_mountain_replay(
 def _play_and_replay(table: Table, picks: list[int]) -> None:
     for pick in picks:
         legal = table.legal()
+        # The search's listing: the same actions, in the same order, with no labels written.
+        unlabelled = GAME.unlabelled_actions(table.state, "player")
+        assert unlabelled == [LegalAction(la.id, "", la.action) for la in legal]
         if GAME.outcome(table.state) != "running":
             assert legal == []
+            assert GAME.to_act(table.state) == ()
             break
         assert legal, "a running campaign always has a legal action"
         assert GAME.to_act(table.state) == ("player",)
