@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import signal
 import tempfile
 from typing import Any
 
@@ -22,6 +23,7 @@ from starlette.applications import Starlette
 from server import collector, logs
 from server.app import create_app
 from server.metrics import MULTIPROC_DIR
+from server.orphans import end_with_parent
 from server.service import CampaignService
 from server.settings import Settings, as_environment, load
 from server.stores import describe_store, open_store
@@ -61,7 +63,9 @@ def open_throttle(settings: Settings) -> Throttle:
 
 
 def app_from_environment() -> Starlette:
-    """The app of one worker process (uvicorn's factory)."""
+    """The app of one worker process (uvicorn's factory). A worker whose supervisor was killed
+    shuts down as if told to (SIGTERM), rather than serve on with nobody to restart it."""
+    end_with_parent(functools.partial(os.kill, os.getpid(), signal.SIGTERM))
     return build_app(load())
 
 

@@ -12,11 +12,9 @@ and the version, so two processes that decide the same move choose the same acti
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import multiprocessing
-import multiprocessing.connection
 import os
-import threading
 from typing import Any
 
 from domain.bots import make_policy
@@ -26,6 +24,7 @@ from domain.core.game import Game
 from domain.core.rng import Chance, Rng
 from domain.games import get_game
 from server.bots.config import BotPriority
+from server.orphans import end_with_parent
 
 
 def start_worker(priority: BotPriority) -> None:
@@ -41,22 +40,14 @@ def start_worker(priority: BotPriority) -> None:
     A thread could do neither: it shares the loop's interpreter lock, so bots without worker
     processes are for tests and small tables.
 
-    A worker waits for work on a pipe whose both ends it holds, so it would outlive a server
-    killed without a shutdown (SIGKILL, out of memory) and wait forever; a watcher thread ends
-    it when the server's process is gone.
+    A worker killed with its server would wait for work forever: it ends at once instead
+    (:mod:`server.orphans`); nothing of a decision in flight is worth keeping then.
     """
     if priority == "idle" and hasattr(os, "SCHED_IDLE"):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     elif priority != "normal":
         os.nice(19)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
-
-
-def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
-    multiprocessing.connection.wait([parent.sentinel])
-    os._exit(0)  # nothing of a decision in flight is worth keeping once its server is gone
+    end_with_parent(functools.partial(os._exit, 0))
 
 
 def decision_seed(campaign_id: str, seat: str, version: int, purpose: str) -> int:

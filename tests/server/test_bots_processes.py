@@ -21,6 +21,7 @@ from tests.redis_support import delete_prefix
 from tests.server.conftest import Live, auth
 from tests.server.test_redis_processes import server_process, shared_redis
 from tests.support.polling import eventually
+from tests.support.processes import alive, children
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 __all__ = ["shared_redis"]  # the fixture, for pytest
@@ -40,21 +41,6 @@ async def pair(shared_redis: str, tmp_path: Path) -> AsyncIterator[tuple[Live, L
             yield a, b, shared_redis, prefix
     finally:
         await delete_prefix(shared_redis, prefix)
-
-
-def children(pid: int) -> list[int]:
-    """The processes ``pid`` started (Linux's /proc)."""
-    with open(f"/proc/{pid}/task/{pid}/children") as listed:
-        return [int(child) for child in listed.read().split()]
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` still runs: a process that ended but was not reaped yet counts as ended."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 async def driver(http: httpx.AsyncClient, live: Live) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -22,6 +23,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from server.metrics import MULTIPROC_DIR
 from tests.redis_support import delete_prefix
 from tests.server.conftest import auth, free_port, wait_ready
+from tests.support.polling import eventually
+from tests.support.processes import alive, children
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -31,8 +34,11 @@ DEADLINE_S = 60.0
 
 
 @contextlib.contextmanager
-def two_workers(redis_url: str, prefix: str, tmp: Path) -> Iterator[str]:
-    """The server's base URL; its metrics directory is made under ``tmp`` (through TMPDIR)."""
+def two_workers(
+    redis_url: str, prefix: str, tmp: Path
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The server's base URL and its supervisor process; its metrics directory is made under
+    ``tmp`` (through TMPDIR)."""
     port = free_port()
     env = {**os.environ, "TABLETALE_REDIS_PREFIX": prefix, "TMPDIR": str(tmp)}
     env.pop(MULTIPROC_DIR, None)
@@ -51,7 +57,7 @@ def two_workers(redis_url: str, prefix: str, tmp: Path) -> Iterator[str]:
                 wait_ready(base)
             except TimeoutError:
                 pytest.fail(f"The server did not start:\n{(tmp / 'server.log').read_text()}")
-            yield base
+            yield base, process
         finally:
             process.terminate()
             try:
@@ -101,7 +107,7 @@ async def test_metrics_from_any_worker_count_the_actions_of_both(
     # No keep-alive: every request opens a connection, which either worker may accept.
     fresh = httpx.Limits(max_keepalive_connections=0)
     try:
-        with two_workers(redis_url, prefix, tmp_path) as base:
+        with two_workers(redis_url, prefix, tmp_path) as (base, _):
             async with httpx.AsyncClient(timeout=10, limits=fresh) as http:
                 campaigns: list[tuple[str, Any]] = []
                 for _ in range(4):
@@ -120,5 +126,28 @@ async def test_metrics_from_any_worker_count_the_actions_of_both(
                 for _ in range(8):
                     assert scraped((await http.get(f"{base}/metrics")).text) == accepted
         assert not list(tmp_path.glob("tabletale-metrics-*")), "the run's directory is removed"
+    finally:
+        await delete_prefix(redis_url, prefix)
+
+
+async def test_workers_whose_supervisor_is_killed_shut_down_and_free_the_port(
+    redis_url: str, tmp_path: Path
+) -> None:
+    prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
+    try:
+        with two_workers(redis_url, prefix, tmp_path) as (base, supervisor):
+            started = children(supervisor.pid)
+            supervisor.send_signal(signal.SIGKILL)
+            supervisor.wait(timeout=10)
+
+            async def all_ended() -> bool:
+                return not any(alive(pid) for pid in started)
+
+            await eventually(all_ended, "the orphaned workers end", 20.0)
+            async with httpx.AsyncClient(timeout=2) as http:
+                with pytest.raises(httpx.ConnectError):
+                    await http.get(f"{base}/readyz")  # nobody serves the port any more
+        log = (tmp_path / "server.log").read_text()
+        assert log.count("Application shutdown complete") == 2, log[-2000:]  # gracefully
     finally:
         await delete_prefix(redis_url, prefix)
