@@ -20,10 +20,11 @@ observation give the same choice.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -109,9 +110,17 @@ def legal_moves(
     game can list them so) are for the search's own worlds, whose moves nobody reads."""
     acting = game.to_act(state) if seats is None else seats
     listed = game.legal_actions
-    if not labelled and isinstance(game, UnlabelledActions):
-        listed = game.unlabelled_actions
+    if not labelled and _lists_unlabelled(type(game)):
+        listed = cast(UnlabelledActions, game).unlabelled_actions
     return [(seat, legal) for seat in acting for legal in listed(state, seat)]
+
+
+@functools.cache
+def _lists_unlabelled(kind: type) -> bool:
+    """Whether games of ``kind`` are :class:`UnlabelledActions`: asked once a kind, since a
+    protocol's own check costs microseconds and the search lists moves a thousand times a
+    decision."""
+    return issubclass(kind, UnlabelledActions)
 
 
 def after(game: Game, state: Any, move: Move) -> Any:
