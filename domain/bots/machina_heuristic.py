@@ -68,7 +68,8 @@ def _goals(state: MachinaState, who: Explorer) -> set[Point]:
 
 
 def _distances(state: MachinaState, goals: set[Point]) -> dict[Point, int]:
-    """Steps from every space to the nearest goal, walking around obstacles and monsters."""
+    """Steps from every space to the nearest goal (passable spaces, as :func:`_goals` gives),
+    walking around obstacles and monsters."""
     paths = board(state).paths(state.exits)
     blocked = {m.point for m in state.monsters}
     steps = {g: 0 for g in goals if g not in blocked}
@@ -76,10 +77,7 @@ def _distances(state: MachinaState, goals: set[Point]) -> dict[Point, int]:
     while queue:
         point = queue.popleft()
         further = steps[point] + 1
-        around = paths.get(point)
-        if around is None:  # a goal one cannot stand on is still walked away from
-            around = tuple(p for p in neighbours(point) if p in paths)
-        for other in around:
+        for other in paths[point]:
             if other not in steps and other not in blocked:
                 steps[other] = further
                 queue.append(other)

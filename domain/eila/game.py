@@ -110,19 +110,21 @@ class EilaGame:
         return rules_evolve(self.pack, state, event)
 
     def legal_actions(self, state: EilaState, seat: str) -> list[LegalAction]:
-        if seat != rules_decide.SEAT or self.outcome(state) != "running":
-            return []
-        return legal(self.pack, state)
+        return legal(self.pack, state) if self._playing(state, seat) else []
 
     def unlabelled_actions(self, state: EilaState, seat: str) -> list[LegalAction]:
-        if seat != rules_decide.SEAT or self.outcome(state) != "running":
+        if not self._playing(state, seat):
             return []
         return [LegalAction(action_id(a), "", a) for a in candidates(self.pack, state)]
 
     def to_act(self, state: EilaState) -> tuple[str, ...]:
         # What may be done, without the labels that listing the legal actions writes for each.
-        running = self.outcome(state) == "running"
-        return (rules_decide.SEAT,) if running and candidates(self.pack, state) else ()
+        seat = rules_decide.SEAT
+        return (seat,) if self._playing(state, seat) and candidates(self.pack, state) else ()
+
+    def _playing(self, state: EilaState, seat: str) -> bool:
+        """Whether ``seat`` is Eila's and the campaign still runs."""
+        return seat == rules_decide.SEAT and self.outcome(state) == "running"
 
     def progress(self, state: EilaState) -> Progress:
         return Progress(
