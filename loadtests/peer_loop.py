@@ -320,14 +320,14 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         driver_cpu = -cpu_seconds(driver_pids)
         thinkers = [p for p in process_tree(server.pid) if p not in pids]  # bot workers
         thinking_cpu = -cpu_seconds(thinkers)
-        bot_moves = [_bot_moves(base, args), 0]
+        bot_moves_before = _bot_moves(base, args)
         pauses_before = collector_pauses(base) if args.workers == 1 else None
         profiler = _profile(args, pids)
         time.sleep(max(0.0, end - time.time()))  # the measured window itself
         cpu_after = cpu_seconds(pids)
         driver_cpu += cpu_seconds(driver_pids)
         thinking_cpu += cpu_seconds(thinkers)
-        bot_moves[1] = _bot_moves(base, args)
+        bot_moves = _bot_moves(base, args) - bot_moves_before
         pauses = {}
         if pauses_before is not None:
             pauses = pauses_between(pauses_before, collector_pauses(base))
@@ -375,7 +375,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             "their_moves": len(partners),
             "their_p50_ms": percentile(partners, 50),
             "their_p99_ms": percentile(partners, 99),
-            "bot_moves": bot_moves[1] - bot_moves[0],
+            "bot_moves": bot_moves,
             "bot_workers_cpu_pct_of_one_core": round(100 * thinking_cpu / args.duration, 1),
             "stale_answers": sum(r["stale"] for r in results),
         }
