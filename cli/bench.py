@@ -28,9 +28,9 @@ from cli.console import Advance, print_table, progress
 from domain.bots.uniform_random import UniformRandom
 from domain.core.engine import replay
 from domain.games import get_game
-from server.codec import codec_for
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.codec import codec_for
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
 from server.store.base import EventStore
 from server.store.memory import MemoryStore
 
@@ -218,3 +218,18 @@ def bench_replay(*, events: int, redis_url: str, seed: int, as_json: bool) -> in
     ]
     print_table(rows, title="Replay, raw read and fork")
     return 0
+
+
+async def seed_redis(
+    events: int, seed: int, *, redis_url: str, prefix: str, campaign_id: str
+) -> None:
+    """Grow a campaign of ``events`` events in memory and copy it into the Redis store at
+    ``redis_url`` under ``prefix`` (for load tests that read a long campaign)."""
+    from server.store.redis import RedisStore
+
+    source = await grow(events, seed, None)
+    store = RedisStore.from_url(redis_url, prefix=prefix)
+    try:
+        await copy_campaign(source, campaign_id, store)
+    finally:
+        await store.close()

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from domain.core.errors import DomainError
-from server.fresh import wall_clock_ms
-from server.service import CampaignService
+from server.campaigns.fresh import wall_clock_ms
+from server.campaigns.service import CampaignService
+from server.export.store_url import open_named
+from server.export.writing import export_lines
 from server.store.base import StoreError
-from server.transfer.export_file import export_lines
-from server.transfer.store_url import open_named
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 from domain.core.errors import DomainError
+from server.export.errors import TransferError
+from server.export.importing import import_export
+from server.export.reading import read_export
+from server.export.store_url import open_named
 from server.store.base import StoreError
-from server.transfer.errors import TransferError
-from server.transfer.importing import import_export
-from server.transfer.reading import read_export
-from server.transfer.store_url import open_named
 
 _SAID = {
     "created": "stored it",

@@ -305,9 +305,9 @@ def _option(text: str) -> tuple[str, str | int | bool]:
 
 
 async def _replay(args: argparse.Namespace) -> int:
-    from server.service import CampaignService
+    from server.campaigns.service import CampaignService
     from server.store.base import StoreError
-    from server.stores import open_store
+    from server.store.opening import open_store
 
     store = open_store(_settings(args))
     try:

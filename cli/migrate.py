@@ -1,7 +1,7 @@
 """``tabletale migrate``: copy every campaign from one store to another, then verify the copy.
 
 Run it again after it was stopped (or killed) and it completes what it had begun; see
-:mod:`server.transfer.migration` and ``docs/export.md``.
+:mod:`server.export.migration` and ``docs/export.md``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from server.export.migration import CHUNK, WORKERS, Migration, catalog_of
+from server.export.store_url import StoreUrl
+from server.export.verification import Verification
 from server.store.base import StoreError
-from server.transfer.migration import CHUNK, WORKERS, Migration, catalog_of
-from server.transfer.store_url import StoreUrl
-from server.transfer.verification import Verification
 
 Advance = Callable[[int, int, int], None]
 PLAIN_STEPS = 10

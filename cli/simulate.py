@@ -22,8 +22,8 @@ from domain.core.game import Game, Outcome
 from domain.core.rng import word
 from domain.games import get_game
 from domain.machina.summary import EternityReport, EternityTally, eternity_report, tally
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 
 MAX_ACTIONS = 100_000  # a guard against a game that never ends; no real game comes near it

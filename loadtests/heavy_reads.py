@@ -37,9 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cli.bench import copy_campaign, grow  # noqa: E402
+from cli.bench import seed_redis  # noqa: E402
 from loadtests.server_under_test import tabletale_server  # noqa: E402
-from server.store.redis import RedisStore  # noqa: E402
 
 CAMPAIGN = "bench-000001"
 
@@ -148,15 +147,6 @@ async def measure(args: argparse.Namespace, base: str, pid: int) -> dict[str, An
     }
 
 
-async def seed_campaign(args: argparse.Namespace, prefix: str) -> None:
-    source = await grow(args.events, args.seed, None)
-    store = RedisStore.from_url(args.redis_url, prefix=prefix)
-    try:
-        await copy_campaign(source, CAMPAIGN, store)
-    finally:
-        await store.close()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=30_000)
@@ -166,7 +156,11 @@ def main() -> int:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     prefix = f"ttheavy-{int(time.time() * 1000) % 10**9}"
-    asyncio.run(seed_campaign(args, prefix))
+    asyncio.run(
+        seed_redis(
+            args.events, args.seed, redis_url=args.redis_url, prefix=prefix, campaign_id=CAMPAIGN
+        )
+    )
     with tabletale_server(workers=1, redis_url=args.redis_url, prefix=prefix) as served:
         base, process, _ = served
         figures = asyncio.run(measure(args, base, process.pid))

@@ -39,10 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from cli.verify import verify_campaigns  # noqa: E402
 from clients.connection import ProtocolError, Seat  # noqa: E402
 from loadtests.server_under_test import tabletale_server  # noqa: E402
-from server.service import CampaignService  # noqa: E402
-from server.store.redis import RedisStore  # noqa: E402
 
 ERROR_MARKERS = ("Traceback", "ERROR", "Unexpected error")
 
@@ -298,26 +297,6 @@ class Soak:
                 self.counts["spectators in agreement"] += 1
 
 
-async def verify_all(redis_url: str, prefix: str, campaigns: list[str]) -> dict[str, Any]:
-    store = RedisStore.from_url(redis_url, prefix=prefix)
-    service = CampaignService(store)
-    divergences: list[str] = []
-    events = 0
-    try:
-        for campaign in campaigns:
-            report = await service.verify(campaign)
-            events += report.events
-            if not report.ok:
-                divergences.append(f"{campaign}: {report.first_divergence}")
-    finally:
-        await store.close()
-    return {
-        "campaigns_verified": len(campaigns),
-        "events_verified": events,
-        "divergences": divergences,
-    }
-
-
 def log_errors(paths: list[str]) -> list[str]:
     found: list[str] = []
     for path in paths:
@@ -345,7 +324,7 @@ def main() -> int:
         started = time.monotonic()
         asyncio.run(soak.run(args.players))
         elapsed = time.monotonic() - started
-        verified = asyncio.run(verify_all(args.redis_url, prefix, sorted(soak.campaigns)))
+        verified = asyncio.run(verify_campaigns(args.redis_url, prefix, sorted(soak.campaigns)))
         errors = log_errors([log_a, log_b])
     summary = {
         "duration_s": round(elapsed, 1),

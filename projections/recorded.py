@@ -1,4 +1,4 @@
-"""The shape of a stored event that projections read (``server.codec.Recorded`` has it)."""
+"""The shape of a stored event that projections read (``server.campaigns.codec.Recorded``)."""
 
 from __future__ import annotations
 

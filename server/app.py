@@ -15,23 +15,23 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
-from server import openapi, presence
-from server.bots.config import BotSettings
+from server.api import openapi
 from server.bots.driver import BotDriver
 from server.bots.seats import BotSeats
-from server.fanout import Hub
+from server.campaigns.service import CampaignService
+from server.campaigns.timeline_cache import Timelines
+from server.context import Context
 from server.http import bots, campaigns, commands, export, games, lineage, ops, reads
-from server.http.context import Context
-from server.lineage import Lineages
-from server.metrics import Metrics
-from server.service import CampaignService
-from server.settings import load
+from server.http.static import WEB_ROOT, WebClient
+from server.lineage.family import Lineages
+from server.live import presence
+from server.live.hub import Hub
+from server.ops.metrics import Metrics
+from server.settings import BotSettings, load
 from server.store.feed import LocalFeed
 from server.store.leases import bot_table_of
 from server.store.redis import RedisStore
 from server.throttle import Throttle
-from server.timelines import Timelines
-from server.web import WEB_ROOT, WebClient
 from server.ws.direct import DirectSockets
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket
@@ -99,7 +99,7 @@ def create_app(
     ``web_root`` is the browser client's folder, served at ``/`` (None: no browser client).
     ``audit_interval``: how often watched heads are checked against a store that other
     processes share (a store only this process writes needs no check). ``presence_refresh``:
-    how often who is connected is shared again with other processes (:mod:`server.presence`).
+    how often who is connected is shared again with other processes (:mod:`server.live.presence`).
     ``throttle``: the
     clients' limits (by default the default limits, counted in this process's memory).
     ``bot_settings``: how the process drives bot seats (by default ``TABLETALE_BOT_*``)."""

@@ -5,7 +5,7 @@ one the embedded SQLite store under the data directory. The first log line says 
 the address to open in a browser. With ``workers`` above 1 (Redis only), uvicorn runs that many
 processes on one port, each building its app from the settings it inherits through the
 environment, and keeping its metrics in a temporary directory made for the run
-(:mod:`server.metrics`), removed when the server stops.
+(:mod:`server.ops.metrics`), removed when the server stops.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from server import collector, logs
 from server.app import create_app
-from server.metrics import MULTIPROC_DIR
-from server.orphans import end_with_parent
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.live.frames import MAX_FRAME
+from server.ops import collector, logs
+from server.ops.metrics import MULTIPROC_DIR
+from server.ops.orphans import end_with_parent
 from server.settings import Settings, as_environment, load
-from server.stores import describe_store, open_store
+from server.store.opening import describe_store, open_store
 from server.throttle import Throttle
-from server.ws.frames import MAX_FRAME
 from server.ws.protocol import GivingUpSocket
 
 log = logging.getLogger("tabletale.serve")

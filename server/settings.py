@@ -11,13 +11,69 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal
 
+import limits
 import msgspec
 
-from server.bots.config import BotPriority, BotSettings
-from server.logs import LogFormat
-from server.throttle import LimitSettings
+from server.ops.logs import LogFormat
 
 PREFIX = "TABLETALE_"
+
+OFF = ("", "0", "off", "none")
+"""Rates that turn a limit off (an environment variable cannot be set to nothing)."""
+
+BotPriority = Literal["idle", "low", "normal"]
+
+
+class BotSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """What the bot driver reads of the settings (``TABLETALE_BOT_*``, :meth:`Settings.bots`)."""
+
+    pace_ms: int = 800
+    """How long a bot waits, from the moment it may act, before its move shows."""
+    lease_ms: int = 5_000
+    """How long a driver's lease lasts unless renewed (renewed every third of it)."""
+    workers: int = 1
+    """Processes that bots think in (0: one thread beside the event loop)."""
+    priority: BotPriority = "idle"
+    """How those processes stand back for the server (:func:`server.bots.thinking.start_worker`)."""
+    poll_s: float = 1.0
+    """How often a driven campaign is read when nothing told this process it changed."""
+    away_s: float = 60.0
+    """How long a seat's player must have been away before the others may hand it to a bot."""
+
+
+class LimitSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """What the throttle reads of the settings (``TABLETALE_LIMIT_*``, :meth:`Settings.limits`).
+
+    Each rate in the ``limits`` notation (``"60/minute"``, ``"10 per second"``); ``off``
+    (or ``0``, or an empty string) turns a limit off, and so does 0 for a number."""
+
+    creations: str = "60/minute"
+    """Campaigns (and forks) one client may create."""
+    failed_auth_per_client: str = "30/minute"
+    """Tokens that open no seat, per client. Past it, the client's tokens are refused (even a
+    right one) until the window ends, so guessing cannot go on at speed."""
+    failed_auth_per_campaign: str = "300/minute"
+    """Tokens that open no seat of one campaign, from any client (a guessing botnet)."""
+    sockets_per_client: int = 256
+    """Sockets one client may hold open at once, over every process."""
+    socket_lease_s: int = 3600
+    """How long the count of a client's sockets outlives its last opening: the sockets of a
+    process that crashed stop counting after this."""
+    messages_per_second: float = 50.0
+    """Messages one socket may send per second, on average..."""
+    message_burst: int = 100
+    """...and at once."""
+
+    def check(self) -> None:
+        for name in ("creations", "failed_auth_per_client", "failed_auth_per_campaign"):
+            value = getattr(self, name)
+            if value.strip().lower() not in OFF:
+                try:
+                    limits.parse(value)
+                except ValueError:
+                    raise ValueError(f"The limit {name} = {value!r} is not a rate.") from None
+        if self.messages_per_second < 0 or self.message_burst < 0 or self.sockets_per_client < 0:
+            raise ValueError("Limits are numbers from 0 (no limit) up.")
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -50,7 +106,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     gc_young_threshold: int = 20_000
     """Container allocations between the garbage collector's young collections (CPython's
     default is 700; 0 keeps it). Fewer collections promote fewer short-lived objects, which keeps
-    the full collections that pause the event loop rare and short (:mod:`server.collector`)."""
+    the full collections that pause the event loop rare and short (:mod:`server.ops.collector`)."""
     presence_refresh_s: float = 20.0
     """How often a process shares again who is connected to a campaign while other processes
     serve sockets of it too; a process silent for three times as long (it died) is no longer
@@ -114,7 +170,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     hand the seat to a bot."""
     log_format: LogFormat = "plain"
     """``json``: one JSON object per log line; every line carries its campaign and command ids
-    either way (:mod:`server.logs`)."""
+    either way (:mod:`server.ops.logs`)."""
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work together."""

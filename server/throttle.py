@@ -24,51 +24,14 @@ from typing import TypeVar
 import limits
 import limits.aio.storage
 import limits.aio.strategies
-import msgspec
 from starlette.requests import HTTPConnection
 
 from server.errors import RateLimited
+from server.settings import OFF, LimitSettings
 from server.store.redis_cluster import is_cluster_url
 
 log = logging.getLogger("tabletale.throttle")
 T = TypeVar("T")
-
-
-OFF = ("", "0", "off", "none")
-"""Rates that turn a limit off (an environment variable cannot be set to nothing)."""
-
-
-class LimitSettings(msgspec.Struct, frozen=True, kw_only=True):
-    """Each rate in the ``limits`` notation (``"60/minute"``, ``"10 per second"``); ``off``
-    (or ``0``, or an empty string) turns a limit off, and so does 0 for a number."""
-
-    creations: str = "60/minute"
-    """Campaigns (and forks) one client may create."""
-    failed_auth_per_client: str = "30/minute"
-    """Tokens that open no seat, per client. Past it, the client's tokens are refused (even a
-    right one) until the window ends, so guessing cannot go on at speed."""
-    failed_auth_per_campaign: str = "300/minute"
-    """Tokens that open no seat of one campaign, from any client (a guessing botnet)."""
-    sockets_per_client: int = 256
-    """Sockets one client may hold open at once, over every process."""
-    socket_lease_s: int = 3600
-    """How long the count of a client's sockets outlives its last opening: the sockets of a
-    process that crashed stop counting after this."""
-    messages_per_second: float = 50.0
-    """Messages one socket may send per second, on average..."""
-    message_burst: int = 100
-    """...and at once."""
-
-    def check(self) -> None:
-        for name in ("creations", "failed_auth_per_client", "failed_auth_per_campaign"):
-            value = getattr(self, name)
-            if value.strip().lower() not in OFF:
-                try:
-                    limits.parse(value)
-                except ValueError:
-                    raise ValueError(f"The limit {name} = {value!r} is not a rate.") from None
-        if self.messages_per_second < 0 or self.message_burst < 0 or self.sockets_per_client < 0:
-            raise ValueError("Limits are numbers from 0 (no limit) up.")
 
 
 def client_of(connection: HTTPConnection) -> str:

@@ -31,14 +31,14 @@ from typing import Any, TypeVar
 
 from domain.core.errors import DomainError
 from projections.log import bot_command
-from server import logs
 from server.bots import thinking
-from server.bots.config import BotSettings
 from server.bots.specs import BotSpec, parse_spec
-from server.codec import Recorded
-from server.head import Head
-from server.results import Acted
-from server.service import CampaignService
+from server.campaigns.codec import Recorded
+from server.campaigns.head import Head
+from server.campaigns.results import Acted
+from server.campaigns.service import CampaignService
+from server.ops import logs
+from server.settings import BotSettings
 from server.store.base import StoreError, VersionConflict
 from server.store.leases import BotTable
 

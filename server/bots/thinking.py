@@ -23,8 +23,8 @@ from domain.bots.knowledge import knowledge_of
 from domain.core.game import Game
 from domain.core.rng import Chance, Rng
 from domain.games import get_game
-from server.bots.config import BotPriority
-from server.orphans import end_with_parent
+from server.ops.orphans import end_with_parent
+from server.settings import BotPriority
 
 
 def start_worker(priority: BotPriority) -> None:
@@ -41,7 +41,7 @@ def start_worker(priority: BotPriority) -> None:
     processes are for tests and small tables.
 
     A worker killed with its server would wait for work forever: it ends at once instead
-    (:mod:`server.orphans`); nothing of a decision in flight is worth keeping then.
+    (:mod:`server.ops.orphans`); nothing of a decision in flight is worth keeping then.
     """
     if priority == "idle" and hasattr(os, "SCHED_IDLE"):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

@@ -7,14 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from domain.games import get_game
-from server.auth import PRIVATE, is_private, new_tokens, token_attrs
-from server.bots.seats import creation_specs, spec_attrs
-from server.delay import delay_attrs, delay_of
-from server.errors import ApiError
-from server.http.bots import bot_seats
-from server.http.context import context
-from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
-from server.messages import (
+from server.api.messages import (
     CampaignOut,
     CatalogPage,
     CatalogQuery,
@@ -24,8 +17,15 @@ from server.messages import (
     Limit,
     seed_text,
 )
-from server.openapi import operation
-from server.service import SEED_HASH
+from server.api.openapi import operation
+from server.bots.seats import creation_specs, spec_attrs
+from server.campaigns.delay import delay_attrs, delay_of
+from server.campaigns.service import SEED_HASH
+from server.campaigns.tokens import PRIVATE, is_private, new_tokens, token_attrs
+from server.context import context
+from server.errors import ApiError
+from server.http.bots import bot_seats
+from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
 from server.throttle import client_of
 
 MAX_PAGE = 200
@@ -69,7 +69,7 @@ async def list_campaigns(request: Request) -> Response:
     # Private campaigns are stored unlisted, so the store's page holds public ones only and is
     # full unless it is the last.
     infos = await ctx.service.catalog(offset=offset, limit=limit, listed_only=True)
-    entries = await ctx.service.spectators.entries(infos, await ctx.catalog.entries(infos))
+    entries = await ctx.spectators.entries(infos, await ctx.catalog.entries(infos))
     next_offset = offset + limit if len(infos) == limit else None
     return json(CatalogPage(entries, offset, limit, next_offset))
 
@@ -83,7 +83,7 @@ async def get_campaign(request: Request) -> Response:
     info = await ctx.service.info(cid)
     entries = await ctx.catalog.entries([info])
     if seat is None:
-        entries = await ctx.service.spectators.entries([info], entries)
+        entries = await ctx.spectators.entries([info], entries)
     if not entries:
         raise ApiError("not_found", f"Campaign {cid} is still being created.")
     entry = entries[0]

@@ -2,55 +2,20 @@
 
 from __future__ import annotations
 
-import time
-
 from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server import logs
-from server.auth import new_tokens, token_attrs
-from server.delay import delay_attrs
-from server.errors import ApiError, classify
-from server.http.context import Context, context
+from server.api.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
+from server.api.openapi import operation
+from server.campaigns.delay import delay_attrs
+from server.campaigns.tokens import new_tokens, token_attrs
+from server.context import context, perform
+from server.errors import ApiError
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
-from server.lineage import forked_by
-from server.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
-from server.openapi import operation
-from server.results import Acted
+from server.lineage.family import forked_by
+from server.ops import logs
 from server.throttle import client_of
-
-
-async def perform(
-    ctx: Context,
-    cid: str,
-    seat: str | None,
-    action: str,
-    *,
-    expected_version: int,
-    command_id: str | None,
-    origin: object = None,
-) -> Acted:
-    """Apply a seat's action, counting it as accepted or rejected (by code)."""
-    started = time.perf_counter()
-    try:
-        if seat is None:
-            raise ApiError("forbidden", "Spectators cannot act; present a seat token.")
-        acted = await ctx.service.act(
-            cid,
-            seat,
-            action,
-            expected_version=expected_version,
-            command_id=command_id,
-            origin=origin,
-        )
-    except Exception as error:
-        known = classify(error)
-        ctx.metrics.rejected.labels("internal" if known is None else known.code).inc()
-        raise
-    ctx.metrics.append_seconds.observe(time.perf_counter() - started)
-    ctx.metrics.accepted.inc()
-    return acted
 
 
 def _seated(seat: str | None, doing: str) -> str:
@@ -92,7 +57,7 @@ async def fork(request: Request) -> Response:
     seat = await seat_of(request)
     asked = await body(request, ForkRequest)
     head = await ctx.service.head(cid)
-    await ctx.service.spectators.visible(head, seat, asked.at)
+    await ctx.spectators.visible(head, seat, asked.at)
     if seat is None and not await ctx.service.history_revealed(head, asked.at):
         # A fork hands out every seat's token, so its holder sees all hidden information: of
         # this campaign while it runs, and of one it was forked from that still runs when the

@@ -2,7 +2,7 @@
 
 Once the campaign has ended, and every campaign it was forked from (their seeds are in its
 history), the file is complete, as ``tabletale export`` writes it; until then the file is
-partial, taken as the seat sees the campaign (:mod:`server.transfer.export_file`), and no import
+partial, taken as the seat sees the campaign (:mod:`server.export.writing`), and no import
 accepts it. Spectators have no export: the file is a player's record.
 """
 
@@ -13,13 +13,13 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from server.api.openapi import operation
+from server.campaigns.fresh import wall_clock_ms
+from server.context import context
 from server.errors import ApiError
-from server.fresh import wall_clock_ms
-from server.http.context import context
+from server.export.format import MEDIA_TYPE
+from server.export.writing import export_lines
 from server.http.respond import campaign_id, endpoint, seat_of
-from server.openapi import operation
-from server.transfer.export_file import export_lines
-from server.transfer.format import MEDIA_TYPE
 
 
 @operation(

@@ -1,18 +1,19 @@
-"""A campaign's family tree and where two campaigns part (:mod:`server.lineage`)."""
+"""A campaign's family tree and where two campaigns part (:mod:`server.lineage.family`)."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.auth import bearer
+from server.api.openapi import operation
+from server.campaigns.tokens import bearer
+from server.context import context
 from server.errors import ApiError
-from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query
-from server.lineage import Lineages, Viewer
-from server.lineage_messages import BranchLimit, CompareOut, Cursor, LineageOut, LineageQuery
-from server.lineage_pages import page, read_cursor
-from server.openapi import operation
+from server.lineage.delayed import delayed_compare, delayed_lineage
+from server.lineage.family import Lineages, Viewer
+from server.lineage.messages import BranchLimit, CompareOut, Cursor, LineageOut, LineageQuery
+from server.lineage.pages import page, read_cursor
 from server.store.base import UnknownCampaign
 from server.throttle import client_of
 
@@ -66,8 +67,8 @@ async def lineage(request: Request) -> Response:
     chosen, following = page(seen, cursor, asked.limit)
     branches = await lineages(request).described(chosen)
     # A delayed campaign's spectators see its line only as far as its delayed version.
-    spectators = context(request).service.spectators
-    branches = await spectators.lineage(seen.branches, chosen, branches, viewer.seat_in)
+    spectators = context(request).spectators
+    branches = await delayed_lineage(spectators, seen.branches, chosen, branches, viewer.seat_in)
     return json(LineageOut(seen.root, cid, branches, following))
 
 
@@ -79,8 +80,8 @@ async def compare(request: Request) -> Response:
     viewer = await _viewer(request, cid)
     try:
         compared = await lineages(request).compare(cid, other, viewer)
-        spectators = context(request).service.spectators
-        return json(await spectators.compare(compared, viewer.seat_in))
+        spectators = context(request).spectators
+        return json(await delayed_compare(spectators, compared, viewer.seat_in))
     except UnknownCampaign as error:
         await _refused(request, cid, viewer)
         raise unknown(error.campaign_id) from None

@@ -8,9 +8,7 @@ from starlette.responses import Response
 from projections.catalog import known_luck
 from projections.log import seen_log
 from projections.views import seat_view
-from server.http.context import context
-from server.http.respond import campaign_id, endpoint, json, query, seat_of
-from server.messages import (
+from server.api.messages import (
     Count,
     EventsOut,
     EventsQuery,
@@ -24,9 +22,11 @@ from server.messages import (
     Version,
     seed_text,
 )
-from server.openapi import operation
-from server.points import Points
-from server.service import SEED_HASH
+from server.api.openapi import operation
+from server.campaigns.points import Points
+from server.campaigns.service import SEED_HASH
+from server.context import context
+from server.http.respond import campaign_id, endpoint, json, query, seat_of
 
 MAX_EVENTS = 1000
 
@@ -44,7 +44,7 @@ async def events(request: Request) -> Response:
     seat = await seat_of(request)
     asked = query(request, EventsQuery)
     after, limit = asked.after, min(asked.limit, MAX_EVENTS)
-    head = await ctx.service.spectators.head_for(await ctx.service.head(cid), seat)
+    head = await ctx.spectators.head_for(await ctx.service.head(cid), seat)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
     own_from = head.facts.own_from
@@ -61,8 +61,8 @@ async def state(request: Request) -> Response:
     at = query(request, StateQuery).at
     live = await ctx.service.head(cid)
     if at is not None:
-        await ctx.service.spectators.visible(live, seat, at)
-    head = await ctx.service.spectators.head_for(live, seat)
+        await ctx.spectators.visible(live, seat, at)
+    head = await ctx.spectators.head_for(live, seat)
     seeding = await ctx.service.revealed(cid, head)
     points = await ctx.service.points(head, at)
     if at is None or at == head.version:
@@ -107,7 +107,7 @@ async def timeline_of(request: Request) -> Response:
     version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
     # The points as of the version the lines reach, around the version asked for.
     head = await ctx.service.head(cid)
-    shown = await ctx.service.spectators.head_for(head, seat)
+    shown = await ctx.spectators.head_for(head, seat)
     if shown is not head:
         version = min(version, shown.version)
         lines = [each for each in lines if each.version <= version]

@@ -12,11 +12,11 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server import logs
-from server.auth import bearer, seat_for
+from server.api.messages import SEED_FIELDS, SEED_HINT
+from server.campaigns.tokens import bearer
+from server.context import MAX_BODY, authenticate, context
 from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
-from server.http.context import MAX_BODY, Context, context
-from server.messages import SEED_FIELDS, SEED_HINT
+from server.ops import logs
 from server.throttle import client_of, retry_after
 
 log = logging.getLogger("tabletale.http")
@@ -93,21 +93,6 @@ async def seat_of(request: Request) -> str | None:
     """The viewer's seat from the bearer token (None: spectator); checks the campaign exists."""
     token = bearer(request.headers.get("authorization"))
     return await authenticate(context(request), client_of(request), campaign_id(request), token)
-
-
-async def authenticate(ctx: Context, client: str, cid: str, token: str | None) -> str | None:
-    """The seat ``token`` opens in campaign ``cid`` (None: a spectator), within the limits on
-    failed tokens: a client or campaign past them is refused before its token is looked at."""
-    facts = await ctx.service.facts(cid)
-    if token is None:
-        return seat_for(facts.attrs, None)
-    ctx.throttle.check_auth(client, cid)
-    try:
-        return seat_for(facts.attrs, token)
-    except ApiError as error:
-        if error.code == "unauthorized":
-            await ctx.throttle.failed_auth(client, cid)
-        raise
 
 
 Handler = Callable[[Request], Awaitable[Response]]

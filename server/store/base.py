@@ -98,7 +98,8 @@ class CampaignInfo(msgspec.Struct, frozen=True):
 
 
 PRIVATE_ATTR = "private"
-"""The attribute (value ``"1"``) the server sets on a private campaign (``server.auth``)."""
+"""The attribute (value ``"1"``) the server sets on a private campaign
+(``server.campaigns.tokens``)."""
 
 
 def listed_by_default(attrs: Mapping[str, str]) -> bool:

@@ -1,8 +1,9 @@
 """The index of a campaign's decision points, kept with its stream by every adapter.
 
-The layers above decide which versions are decision points (``server.decision_points``); the
-store keeps them as *runs*, ranges ``(first, last)`` of consecutive points, because most versions
-of a running campaign are points: a campaign of 100,000 events holds a few thousand runs.
+The layers above decide which versions are decision points (``server.campaigns.points``);
+the store keeps them as *runs*, ranges ``(first, last)`` of consecutive points, because most
+versions of a running campaign are points: a campaign of 100,000 events holds a few thousand
+runs.
 
 Each adapter keeps, per campaign, its own runs (versions above its fork point) and ``indexed``,
 the version up to which they are complete. An append that says whether its last event is a

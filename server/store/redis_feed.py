@@ -10,7 +10,7 @@ process's origin, the first new version and the payloads themselves::
 
 so a watching process applies them without reading the stream. A process skips its own messages
 (it delivered those from the commit). On the same channel a process shares its part of who is
-connected to the campaign (:mod:`server.presence`), always, with a header of its own::
+connected to the campaign (:mod:`server.live.presence`), always, with a header of its own::
 
     <origin> presence <ask: 0 or 1>\n<data>
  Watching a campaign is an ``SSUBSCRIBE`` on the connection

@@ -1,5 +1,5 @@
 """The server's socket protocol: uvicorn's sans-I/O one, which gives up on a peer that stopped
-reading and lets an outbox write a frame straight to the socket (:mod:`server.ws.wire`)."""
+reading and lets an outbox write a frame straight to the socket (:mod:`server.live.wire`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 from websockets.protocol import State
 
+from server.live.wire import WRITE_NOW, wire
 from server.ws.session import MISSED_PONG, STALLED
-from server.ws.wire import WRITE_NOW, wire
 
 WRITE_HIGH_WATER = 16 * 1024
 """Bytes a socket's transport may hold before writing pauses (asyncio's and uvloop's default is

@@ -18,11 +18,7 @@ from domain.core.engine import waits
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
-from server import logs
-from server.errors import ErrorBody, classify
-from server.http.context import Context, context
-from server.http.respond import authenticate
-from server.messages import (
+from server.api.messages import (
     ClientMessage,
     ErrorMessage,
     Hello,
@@ -34,9 +30,12 @@ from server.messages import (
     Version,
     Welcome,
 )
-from server.openapi import operation
+from server.api.openapi import operation
+from server.context import Context, authenticate, context
+from server.errors import ErrorBody, classify
+from server.live.frames import Frames, frames_for
+from server.ops import logs
 from server.throttle import client_of
-from server.ws.frames import Frames, frames_for
 from server.ws.session import admitted, frame_data
 
 
@@ -83,7 +82,7 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
             return
         seat = await authenticate(ctx, client_of(websocket), cid, hello.token)
         # A delayed campaign's spectator replays it up to the version it may see.
-        head = await service.spectators.head_for(await service.head(cid), seat)
+        head = await ctx.spectators.head_for(await service.head(cid), seat)
         facts = head.facts
         game = facts.game
         version = min(start, head.version)

@@ -6,7 +6,7 @@ last version it saw). The server answers ``welcome`` with the full view at the h
 answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
 action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. A ``hello``
 with ``presence`` also gets ``presence`` (who is connected) after its welcome and whenever a socket
-joins or leaves. Every frame leaves through the session's :class:`~server.ws.outbox.Outbox`, in
+joins or leaves. Every frame leaves through the session's :class:`~server.live.outbox.Outbox`, in
 order.
 """
 
@@ -21,15 +21,7 @@ from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import SeenEvent
-from server import logs
-from server.delay import delay_of
-from server.errors import ErrorBody, classify
-from server.fanout import Origin, Watcher, seen_events, sync_message
-from server.head import Head
-from server.http.commands import perform
-from server.http.context import Context, context
-from server.http.respond import authenticate
-from server.messages import (
+from server.api.messages import (
     Accepted,
     Act,
     ClientMessage,
@@ -41,12 +33,18 @@ from server.messages import (
     SyncRequest,
     Welcome,
 )
-from server.openapi import operation
+from server.api.openapi import operation
+from server.campaigns.delay import delay_of
+from server.campaigns.head import Head
+from server.context import Context, authenticate, context, perform
+from server.errors import ErrorBody, classify
+from server.live.frames import MAX_FRAME, Frames, frames_for
+from server.live.hub import Origin, Watcher, seen_events, sync_message
+from server.live.outbox import Outbox
+from server.live.wire import WRITE_NOW
+from server.ops import logs
 from server.store.base import StoreError
 from server.throttle import client_of
-from server.ws.frames import MAX_FRAME, Frames, frames_for
-from server.ws.outbox import Outbox
-from server.ws.wire import WRITE_NOW
 
 log = logging.getLogger("tabletale.ws")
 
@@ -229,11 +227,9 @@ class Session:
         watcher, head = await self.ctx.hub.join(
             self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
         )
+        # A delayed campaign's spectator is welcomed behind the table, where it stays.
         delay = delay_of(facts.attrs) if seat is None else None
         try:
-            if delay is not None:
-                # Its welcome and updates are the delayed versions, as they come due.
-                head = await service.spectators.watch(watcher)
             missed: list[SeenEvent] = []
             after = head.version
             if hello.since is not None:
@@ -248,7 +244,6 @@ class Session:
                     missed = seen_events(head, recorded, seat)
                     after = recorded[-1].version
         except BaseException as error:
-            service.spectators.unwatch(watcher)
             await self.ctx.hub.leave(watcher)
             self.outbox.release()
             if isinstance(error, ValueError):
@@ -331,9 +326,7 @@ class Session:
     def _shown(self) -> Head | None:
         """The head this socket sees: a delayed campaign's spectators see it behind the table."""
         if self.watcher is not None:
-            shown = self.ctx.service.spectators.showing(self.watcher)
-            if shown is not None:
-                return shown
+            return self.ctx.hub.showing(self.watcher)
         return self.ctx.service.heads.cached(self.campaign_id)
 
     def sync(self) -> None:
@@ -351,7 +344,6 @@ class Session:
 
     async def close(self) -> None:
         if self.watcher is not None:
-            self.ctx.service.spectators.unwatch(self.watcher)
             await self.ctx.hub.leave(self.watcher)
             self.watcher = None
         await self.outbox.close()

@@ -17,12 +17,12 @@ import pytest
 
 from cli.main import main
 from domain.core.errors import IllegalAction
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.export.migration import WORKERS, catalog_of
+from server.export.verification import Verification, VerificationReport
 from server.store.base import CampaignInfo, EventStore
 from server.store.redis import RedisStore
 from server.store.sqlite import SqliteStore
-from server.transfer.migration import WORKERS, catalog_of
-from server.transfer.verification import Verification, VerificationReport
 from tests.redis_support import delete_prefix
 from tests.server.transfer.campaigns import GAMES, play_on, played
 from tests.support.polling import eventually

@@ -9,9 +9,9 @@ import pytest
 
 from cli.main import main
 from domain.bots.uniform_random import UniformRandom
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.settings import load
-from server.stores import SQLITE_FILE, open_store
+from server.store.opening import SQLITE_FILE, open_store
 
 
 async def stored_campaign(data_dir: Path) -> str:

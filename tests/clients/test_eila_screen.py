@@ -18,7 +18,7 @@ from domain.eila.actions import Abandon
 from domain.eila.box import box
 from domain.eila.view_areas import ElementArea, HeldCard, LocationView, MarketView
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.domain.eila.helpers import Table
 from tests.server.conftest import Reproducible, running

@@ -20,7 +20,7 @@ from domain.core.engine import evolve
 from domain.core.events import CampaignCreated
 from domain.machina import GAME
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
 

@@ -16,7 +16,7 @@ import pexpect  # type: ignore[import-untyped]
 import pytest
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, free_port, running
 

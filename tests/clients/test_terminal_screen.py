@@ -18,7 +18,7 @@ from clients.screens import choices
 from clients.screens.layout import Table, screen, seat_names, whose_move
 from clients.terminal import _game_facts, seed_commitment
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.clients.test_terminal import ROOT, SEED, tabletale
 from tests.server.conftest import Live, Reproducible, running

@@ -11,7 +11,7 @@ import pytest
 
 from clients.terminal import HELP, play, start
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
 

@@ -4,7 +4,7 @@ from domain.core.events import CampaignCreated, Reseeded
 from domain.gil_ennis import GAME as GIL_ENNIS
 from domain.gil_ennis.events import DreamsShuffled
 from projections.log import Seeding, last_seeding, seen_event, seen_log
-from server.codec import Recorded
+from server.campaigns.codec import Recorded
 from tests.support.dice_race import GAME as DICE
 from tests.support.dice_race import Held
 

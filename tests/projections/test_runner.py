@@ -4,8 +4,8 @@ from typing import Any
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.support.retired import retire
 

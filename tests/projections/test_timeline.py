@@ -3,7 +3,7 @@ from __future__ import annotations
 from domain.core.events import CampaignCreated, Rewound
 from domain.machina import GAME as MACHINA
 from projections.timeline import Line, campaign_line, timeline
-from server.codec import Recorded
+from server.campaigns.codec import Recorded
 from tests.support.dice_race import GAME as DICE
 from tests.support.dice_race import Began, Held, Rolled
 

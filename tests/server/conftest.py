@@ -22,9 +22,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from clients.replica import Replica
 from domain.core.rng import word
 from server.app import create_app
-from server.fresh import Fresh
+from server.campaigns.fresh import Fresh
+from server.campaigns.service import CampaignService
 from server.serve import socket_options
-from server.service import CampaignService
 from server.settings import Settings
 from server.store.redis import RedisStore
 from tests.redis_support import delete_prefix

@@ -6,7 +6,7 @@ import httpx
 import redis.asyncio
 
 from domain.core.hashing import seed_commitment
-from server.auth import token_hash
+from server.campaigns.tokens import token_hash
 from tests.server.conftest import Live, auth
 
 

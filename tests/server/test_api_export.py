@@ -12,12 +12,12 @@ import msgspec
 import pytest
 
 from domain.core.hashing import seed_commitment
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.export.errors import PartialExport
+from server.export.format import MEDIA_TYPE
+from server.export.importing import import_export
+from server.export.reading import read_export
 from server.store.sqlite import SqliteStore
-from server.transfer.errors import PartialExport
-from server.transfer.format import MEDIA_TYPE
-from server.transfer.importing import import_export
-from server.transfer.reading import read_export
 from tests.server.conftest import auth
 
 MOST_ACTIONS = 2_000

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from server.http.context import MAX_BODY
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.context import MAX_BODY
 from server.store.base import StoreUnavailable
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, auth

@@ -15,12 +15,12 @@ import pytest
 
 from cli.main import main
 from server.app import create_app
-from server.bots.config import BotPriority, BotSettings
 from server.bots.driver import BotDriver
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.settings import BotPriority, BotSettings
 from server.store.leases import bot_table_of
+from server.store.opening import SQLITE_FILE
 from server.store.sqlite import SqliteStore
-from server.stores import SQLITE_FILE
 from tests.server.conftest import Live, Reproducible, Socket, auth, running, socket_to
 from tests.support import dice_race
 from tests.support.polling import eventually

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from domain.games import get_game
-from server.codec import codec_for
+from server.campaigns.codec import codec_for
 from server.store.redis import RedisStore
 from tests.redis_support import delete_prefix
 from tests.server.conftest import Live, auth

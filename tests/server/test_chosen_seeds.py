@@ -16,8 +16,8 @@ import pytest
 
 from domain.games import get_game
 from server.app import create_app
-from server.codec import codec_for
-from server.service import CampaignService
+from server.campaigns.codec import codec_for
+from server.campaigns.service import CampaignService
 from server.store.base import EventStore
 from server.store.redis import RedisStore
 from server.store.sqlite import SqliteStore

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server import collector
+from server.ops import collector
 
 
 @pytest.fixture

@@ -25,11 +25,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.base import EventStore
+from server.store.opening import SQLITE_FILE
 from server.store.redis import RedisStore
 from server.store.sqlite import SqliteStore
-from server.stores import SQLITE_FILE
 from tests.redis_support import OwnRedis
 from tests.server.conftest import Live, auth, wait_ready
 from tests.server.test_redis_processes import server_process

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.core.hashing import seed_commitment
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 
 

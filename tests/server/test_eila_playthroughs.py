@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from domain.core.rng import Chance, Rng
 from domain.eila import GAME, chapter_outcome
 from domain.eila.actions import Abandon
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)

@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, running
 

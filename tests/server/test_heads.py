@@ -15,10 +15,10 @@ import pytest
 from domain.core.hashing import state_hash
 from projections.runner import CatalogRunner
 from server.app import CatalogSource
-from server.codec import Recorded
-from server.fresh import Counted
-from server.head import Head
-from server.service import CampaignService
+from server.campaigns.codec import Recorded
+from server.campaigns.fresh import Counted
+from server.campaigns.head import Head
+from server.campaigns.service import CampaignService
 from server.store.base import VersionConflict
 from server.store.memory import MemoryStore
 from tests.support.gated_store import GatedStore

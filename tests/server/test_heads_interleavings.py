@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 from clients.replica import Replica
 from domain.core.errors import DomainError
 from domain.core.hashing import state_hash
-from server.fanout import Hub, Watcher
-from server.fresh import Counted
-from server.messages import Welcome
-from server.service import CampaignService
+from server.api.messages import Welcome
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
+from server.live.frames import JSON_FRAMES
+from server.live.hub import Hub, Watcher
+from server.live.outbox import Frame, Outbox
 from server.store.base import StoreError
 from server.store.feed import LocalFeed
 from server.store.memory import MemoryStore
-from server.ws.frames import JSON_FRAMES
-from server.ws.outbox import Frame, Outbox
 
 SETTLE_TURNS = 30  # loop turns after which every task is parked at the store or done
 

@@ -12,10 +12,10 @@ import msgspec
 
 from projections.runner import CatalogRunner
 from server.app import CatalogSource
-from server.codec import Recorded
-from server.fresh import Counted
-from server.head import Head
-from server.service import CampaignService
+from server.campaigns.codec import Recorded
+from server.campaigns.fresh import Counted
+from server.campaigns.head import Head
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.test_heads import assert_cache_is_the_stream
 

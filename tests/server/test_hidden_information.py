@@ -37,8 +37,8 @@ from domain.core.events import CampaignCreated, Reseeded
 from domain.core.game import Game
 from domain.games import GAMES, get_game
 from server.app import create_app
-from server.codec import Recorded, codec_for
-from server.service import CampaignService
+from server.campaigns.codec import Recorded, codec_for
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from server.throttle import LimitSettings, Throttle
 from tests.server.conftest import Live, running

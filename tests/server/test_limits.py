@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.settings import load
 from server.store.memory import MemoryStore
 from server.throttle import LimitSettings, MessageBucket, Throttle

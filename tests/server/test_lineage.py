@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.base import EventStore
 from server.store.redis import RedisStore
 from server.store.redis_connect import RedisSettings

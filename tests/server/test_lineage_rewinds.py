@@ -5,9 +5,9 @@ the same as a scan of the whole stream."""
 from __future__ import annotations
 
 from domain.core.events import Rewound
-from server.fresh import Counted
-from server.lineage_rewinds import Rewind, Rewinds
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
+from server.lineage.rewinds import Rewind, Rewinds
 from server.store.base import StoredEvent
 from server.store.memory import MemoryStore
 from tests.server.test_heads_lost_writes import lose_last

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.lineage_rewinds import Rewind
-from server.lineage_tree import Member, Node, tree
+from server.lineage.rewinds import Rewind
+from server.lineage.tree import Member, Node, tree
 from server.store.base import CampaignInfo
 
 

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from server import logs
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.ops import logs
 from server.settings import load
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, auth, socket_to

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.metrics import MULTIPROC_DIR, Metrics
+from server.ops.metrics import MULTIPROC_DIR, Metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # A worker: counts one accepted action and one socket, then waits for its stdin to close if asked.
 WORKER = (
-    "import sys; from server.metrics import Metrics; m = Metrics(); "
+    "import sys; from server.ops.metrics import Metrics; m = Metrics(); "
     "m.accepted.inc(); m.append_seconds.observe(0.002); m.sockets.inc(); "
     "print('counted', flush=True); "
     "sys.stdin.read() if sys.argv[1] == 'stay' else None"

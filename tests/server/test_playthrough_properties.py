@@ -17,9 +17,9 @@ from domain.bots.uniform_random import UniformRandom
 from domain.core.engine import states
 from domain.core.game import Game
 from domain.games import GAMES, get_game
-from server.fresh import Counted
-from server.points import versions
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.points import versions
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 
 MAX_ACTIONS = 5_000

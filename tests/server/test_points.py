@@ -11,10 +11,10 @@ from domain.bots.uniform_random import UniformRandom
 from domain.core.engine import states, waits
 from domain.core.errors import IllegalAction
 from domain.gil_ennis import GAME
-from server.fresh import Counted
-from server.head import Head
-from server.points import versions
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.head import Head
+from server.campaigns.points import versions
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 
 

@@ -23,9 +23,9 @@ import pytest
 from domain.bots.uniform_random import UniformRandom
 from domain.gil_ennis import GAME
 from server.app import create_app
-from server.codec import codec_for
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.codec import codec_for
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
 from server.store.base import EventStore, StoredEvent
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.presence import Elsewhere, Roster, Seated, Sharing, decode, encode, merged
+from server.live.presence import Elsewhere, Roster, Seated, Sharing, decode, encode, merged
 from server.store.base import StoreUnavailable
 
 WAIT_S = 5.0

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from server.throttle import LimitSettings, Throttle
 from tests.redis_support import delete_prefix

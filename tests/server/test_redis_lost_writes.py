@@ -25,7 +25,7 @@ import msgspec
 import pytest
 import redis.asyncio
 
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from tests.redis_support import OwnRedis, own_redis
 from tests.server.conftest import Live, Socket, socket_to, wait_ready

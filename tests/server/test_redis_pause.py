@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from server.store.redis_connect import RedisSettings
 from tests.redis_support import own_redis

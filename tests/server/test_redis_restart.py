@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from tests.redis_support import own_redis
 from tests.server.conftest import running, socket_to, wait_ready

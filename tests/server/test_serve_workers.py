@@ -20,7 +20,7 @@ import pytest
 from prometheus_client import multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.metrics import MULTIPROC_DIR
+from server.ops.metrics import MULTIPROC_DIR
 from tests.redis_support import delete_prefix
 from tests.server.conftest import auth, free_port, wait_ready
 from tests.support.polling import eventually

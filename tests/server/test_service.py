@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import IllegalAction, NotYourTurn, UnsupportedRuleset
-from server.auth import PRIVATE, is_private, new_tokens, token_attrs
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
+from server.campaigns.tokens import PRIVATE, is_private, new_tokens, token_attrs
 from server.errors import classify, status_for
-from server.fresh import Counted
-from server.service import CampaignService
 from server.store.base import VersionConflict, listed_by_default
 from server.store.memory import MemoryStore
 from tests.support.retired import retire
@@ -156,7 +156,7 @@ async def test_reseeded_fork_changes_luck_and_seed_hash(service: CampaignService
 async def test_verify_names_first_divergent_event(service: CampaignService) -> None:
     import msgspec
 
-    from server.codec import Envelope
+    from server.campaigns.codec import Envelope
 
     c = await service.create("dice-race", seed=5, options={"target": 500})
     await play(service, c.id, 5)

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from server.delay import Move, SpectatorDelay, visible_version
+from server.campaigns.delay import Move, SpectatorDelay, visible_version
 from tests.server.conftest import Live, Socket, auth, socket_to
 from tests.support.polling import eventually
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 
 from projections.timeline import timeline
-from server.fresh import Counted
-from server.service import CampaignService
+from server.campaigns.fresh import Counted
+from server.campaigns.service import CampaignService
+from server.campaigns.timeline_cache import Timelines
 from server.store.memory import MemoryStore
-from server.timelines import Timelines
 from tests.server.test_heads_lost_writes import lose_last
 
 

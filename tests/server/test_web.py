@@ -12,9 +12,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.http.static import ASSET_CACHE, PAGE_CACHE, WEB_ROOT
 from server.store.memory import MemoryStore
-from server.web import ASSET_CACHE, PAGE_CACHE, WEB_ROOT
 from tests.server.conftest import Live, running
 
 SCRIPT = "export const greeting = 'hello';\n" * 40  # well over the gzip threshold

@@ -12,7 +12,7 @@ from clients.connection import Seat, create_campaign
 from domain.bots.eila_greedy import greedy_choice
 from domain.core.rng import Chance, Rng
 from domain.eila import GAME
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from tests.server.conftest import Live
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.ws.outbox import Drain, Frame, Outbox
+from server.live.outbox import Drain, Frame, Outbox
 
 WAIT_S = 5.0
 

@@ -10,7 +10,7 @@ import httpx
 
 from clients.connection import Seat
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from tests.server.conftest import Live, Reproducible, Socket, running, socket_to
 from tests.server.test_ws_session import create

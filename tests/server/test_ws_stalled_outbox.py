@@ -7,7 +7,7 @@ import asyncio
 import gc
 import weakref
 
-from server.ws.outbox import Frame, Outbox
+from server.live.outbox import Frame, Outbox
 
 
 async def test_a_reader_that_stops_holds_at_most_max_bytes_before_it_is_sent_a_sync() -> None:

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.live.wire import wire
 from server.settings import Settings
 from server.store.memory import MemoryStore
 from server.ws.protocol import GivingUpSocket
-from server.ws.wire import wire
 from tests.server.conftest import Reproducible, running, socket_to
 
 # Around the two length boundaries of RFC 6455's header (126 and 65,536 bytes) and well past them.

@@ -14,7 +14,7 @@ from domain.core.engine import evolve
 from domain.core.events import CampaignCreated
 from domain.gil_ennis import GAME as GIL_ENNIS
 from domain.gil_ennis.state import character
-from server.fresh import CHOSEN_SALT
+from server.campaigns.fresh import CHOSEN_SALT
 from tests.server.conftest import Live
 from tests.web.conftest import at_version, click_action, create, open_as, screenshot
 

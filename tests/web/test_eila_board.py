@@ -24,7 +24,7 @@ from domain.eila import GAME
 from domain.eila.state import EilaState
 from domain.eila.view_areas import ElementArea, HeldCard, LocationView, MarketView
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
 from tests.web.conftest import create, open_as, screenshot, version_of

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, Route, expect
 
 from server.app import create_app
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
 from tests.web.conftest import Problems, act_over_http, create, open_as

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from domain.bots.uniform_random import UniformRandom
 from domain.games import get_game
-from server.auth import PRIVATE, new_tokens, token_attrs
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.campaigns.tokens import PRIVATE, new_tokens, token_attrs
 
 GAMES = ("gil-ennis", "eila", "machina")
 

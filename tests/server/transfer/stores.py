@@ -10,10 +10,10 @@ from typing import Any
 
 import msgspec
 
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.export.format import EndLine, encode_line, new_digest
+from server.export.writing import export_lines
 from server.store.redis import RedisStore
-from server.transfer.export_file import export_lines
-from server.transfer.format import EndLine, encode_line, new_digest
 from tests.redis_support import delete_prefix
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from server.service import CampaignService
+from server.campaigns.service import CampaignService
+from server.export.format import Segment
+from server.export.importing import import_export
+from server.export.reading import read_export
 from server.store.base import EventStore, UnknownCampaign
 from server.store.sqlite import SqliteStore
-from server.transfer.format import Segment
-from server.transfer.importing import import_export
-from server.transfer.reading import read_export
 from tests.server.transfer.campaigns import play_on, played
 from tests.server.transfer.stores import exported, lines_of, redis_store
 from tests.support.gated_store import GatedStore

@@ -7,11 +7,11 @@ import math
 
 import msgspec
 
-from server.codec import Envelope
-from server.service import CampaignService
+from server.campaigns.codec import Envelope
+from server.campaigns.service import CampaignService
+from server.export.migration import Migration, catalog_of, parents_first
+from server.export.verification import Verification
 from server.store.memory import MemoryStore
-from server.transfer.migration import Migration, catalog_of, parents_first
-from server.transfer.verification import Verification
 from tests.server.transfer.campaigns import play_on, played
 from tests.support.gated_store import GatedStore
 

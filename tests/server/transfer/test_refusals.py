@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 
 from cli.main import main
-from server.service import CampaignService
-from server.store.base import UnknownCampaign
-from server.store.sqlite import SqliteStore
-from server.transfer.errors import (
+from server.campaigns.service import CampaignService
+from server.export.errors import (
     DamagedExport,
     DifferentCampaign,
     DivergentReplay,
@@ -23,9 +21,11 @@ from server.transfer.errors import (
     TruncatedExport,
     UnplayedRuleset,
 )
-from server.transfer.importing import import_export
-from server.transfer.reading import played as rulesets_played
-from server.transfer.reading import read_export
+from server.export.importing import import_export
+from server.export.reading import played as rulesets_played
+from server.export.reading import read_export
+from server.store.base import UnknownCampaign
+from server.store.sqlite import SqliteStore
 from tests.server.transfer.campaigns import play_on, played
 from tests.server.transfer.stores import exported, lines_of, rewritten
 

@@ -1,0 +1,96 @@
+"""What both edges reach: the process's rooms (:class:`Context`, through ``app.state.ctx``) and
+the two steps every request and socket share, in one place so that HTTP and WebSockets cannot
+drift apart: who a token seats (:func:`authenticate`) and a seat's action, counted
+(:func:`perform`). The edges (:mod:`server.http`, :mod:`server.ws`) import this; it imports
+neither of them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from starlette.requests import HTTPConnection
+
+from projections.runner import CatalogRunner
+from server.campaigns.results import Acted
+from server.campaigns.service import CampaignService
+from server.campaigns.timeline_cache import Timelines
+from server.campaigns.tokens import seat_for
+from server.errors import ApiError, classify
+from server.live.hub import Hub
+from server.live.outbox import Drain
+from server.live.spectators import Spectators
+from server.ops.metrics import Metrics
+from server.throttle import Throttle
+
+MAX_BODY = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Context:
+    service: CampaignService
+    hub: Hub
+    metrics: Metrics
+    catalog: CatalogRunner
+    throttle: Throttle
+    timelines: Timelines
+    drain: Drain = field(default_factory=Drain)
+    """Writes the sockets' frames straight to them (:mod:`server.live.outbox`)."""
+
+    @property
+    def spectators(self) -> Spectators:
+        """What a delayed campaign's spectators may see (the hub's view of the delay)."""
+        return self.hub.spectators
+
+
+def context(connection: HTTPConnection) -> Context:
+    ctx: Context = connection.app.state.ctx
+    return ctx
+
+
+async def authenticate(ctx: Context, client: str, cid: str, token: str | None) -> str | None:
+    """The seat ``token`` opens in campaign ``cid`` (None: a spectator), within the limits on
+    failed tokens: a client or campaign past them is refused before its token is looked at."""
+    facts = await ctx.service.facts(cid)
+    if token is None:
+        return seat_for(facts.attrs, None)
+    ctx.throttle.check_auth(client, cid)
+    try:
+        return seat_for(facts.attrs, token)
+    except ApiError as error:
+        if error.code == "unauthorized":
+            await ctx.throttle.failed_auth(client, cid)
+        raise
+
+
+async def perform(
+    ctx: Context,
+    cid: str,
+    seat: str | None,
+    action: str,
+    *,
+    expected_version: int,
+    command_id: str | None,
+    origin: object = None,
+) -> Acted:
+    """Apply a seat's action, counting it as accepted or rejected (by code)."""
+    started = time.perf_counter()
+    try:
+        if seat is None:
+            raise ApiError("forbidden", "Spectators cannot act; present a seat token.")
+        acted = await ctx.service.act(
+            cid,
+            seat,
+            action,
+            expected_version=expected_version,
+            command_id=command_id,
+            origin=origin,
+        )
+    except Exception as error:
+        known = classify(error)
+        ctx.metrics.rejected.labels("internal" if known is None else known.code).inc()
+        raise
+    ctx.metrics.append_seconds.observe(time.perf_counter() - started)
+    ctx.metrics.accepted.inc()
+    return acted

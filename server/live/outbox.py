@@ -1,0 +1,248 @@
+"""A socket's outgoing frames, in order, sent by a pump that runs only while there is work.
+
+Everything a session sends goes through its outbox, so a pushed update, the answer to an action
+and a sync can never overtake one another. The pump task exists only while frames wait, so an
+idle socket costs a list and no task. A consumer that lets ``limit`` frames, or ``max_bytes`` of
+them, pile up is lagging: its queue is dropped, and so is everything offered until the session has
+put one fresh sync built from the newest head (bounded memory per socket, however slow the
+reader; one that reads nothing at all is dropped by the socket protocol, :mod:`server.ws.protocol`).
+
+Where the socket offers to write a frame at once (``write_now``, :mod:`server.live.wire`), an outbox
+with work asks the process's :class:`Drain` instead of starting a task: the drain writes the
+frames of a batch of outboxes per turn of the event loop, with no task and no ASGI call per frame,
+and the frames of one change fanned out to thousands of spectators leave in a few turns, between
+which the loop still reads and answers the players. A socket whose writing is paused (a slow
+reader) refuses the write, and its frames wait for a pump as before, so it delays no other socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocketDisconnect
+
+log = logging.getLogger("tabletale.ws")
+
+Frame = dict[str, Any]
+"""An ASGI ``websocket.send`` event."""
+
+
+class Outbox:
+    # Tens of thousands of these sit idle at once: slots, a plain list (queues stay short) and
+    # an idle event made only for whoever waits on it keep each one small.
+    __slots__ = (
+        "_bytes",
+        "_closed",
+        "_deferred",
+        "_drain",
+        "_frames",
+        "_held",
+        "_idle",
+        "_lagging",
+        "_limit",
+        "_max_bytes",
+        "_on_lagging",
+        "_pump",
+        "_queued",
+        "_send",
+        "_write_now",
+    )
+
+    def __init__(
+        self,
+        send: Callable[[Frame], Awaitable[None]],
+        *,
+        limit: int,
+        max_bytes: int = sys.maxsize,
+        on_lagging: Callable[[], Awaitable[None]],
+        write_now: Callable[[Frame], bool] | None = None,
+        drain: Drain | None = None,
+    ) -> None:
+        """``write_now`` and ``drain`` together: frames go straight to the socket where it can
+        take them (see the module's docstring); without them every frame goes through ``send``."""
+        self._send = send
+        self._write_now = write_now if drain is not None else None
+        self._drain = drain
+        self._limit = limit
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._on_lagging = on_lagging
+        self._frames: list[Frame] = []
+        self._pump: asyncio.Task[None] | None = None
+        self._held = False
+        self._deferred = False
+        self._lagging = False
+        self._closed = False
+        self._queued = False
+        self._idle: asyncio.Event | None = None
+
+    def put(self, frame: Frame) -> None:
+        if self._closed or self._lagging:
+            # While lagging, the sync about to be built from the newest head covers this frame.
+            return
+        size = _size(frame)
+        frames = self._frames
+        # A frame larger than ``max_bytes`` is still sent when nothing waits before it.
+        if frames and (len(frames) >= self._limit or self._bytes + size > self._max_bytes):
+            frames.clear()
+            self._bytes = 0
+            self._lagging = True
+        else:
+            frames.append(frame)
+            self._bytes += size
+        self._start()
+
+    def hold(self) -> None:
+        """Queue without sending until :meth:`release` (while the session builds its welcome);
+        a pump already at work stops after the frame it is sending."""
+        self._held = True
+
+    async def settled(self) -> None:
+        """Once held: wait until no pump is sending, so the caller may send on the socket
+        itself (a long resume's pages) ahead of everything queued."""
+        await self.drained()
+
+    def release(self, *first: Frame) -> None:
+        """Send ``first`` ahead of whatever was queued meanwhile, then carry on."""
+        self._frames[:0] = first
+        self._bytes += sum(_size(frame) for frame in first)
+        self._held = False
+        self._start()
+
+    def defer(self) -> None:
+        """Queue without starting a pump until :meth:`flush`: the caller will send what comes
+        in its own task (the session answering its own action), saving a task per frame."""
+        self._deferred = True
+
+    async def flush(self) -> None:
+        """Send what is queued from the calling task, unless a pump is at it already (straight
+        to the socket where it can take it: what it cannot is left to a pump)."""
+        self._deferred = False
+        if self._write_now is not None and not self._lagging:
+            self._write_waiting()
+        elif self._pump is None and not self._held and (self._frames or self._lagging):
+            self._pump = asyncio.current_task()
+            await self._run()
+
+    def _start(self) -> None:
+        if (
+            self._pump is None
+            and not self._held
+            and not self._deferred
+            and (self._frames or self._lagging)
+        ):
+            if self._write_now is None or self._lagging:
+                self._pump = asyncio.create_task(self._run())
+            elif not self._queued:
+                assert self._drain is not None
+                self._queued = True
+                self._drain.add(self)
+
+    def write_queued(self) -> None:
+        """The drain's turn: write what waits straight to the socket; what the socket cannot
+        take now is left to a pump, which waits for it."""
+        self._queued = False
+        self._write_waiting()
+
+    def _write_waiting(self) -> None:
+        write_now = self._write_now
+        if self._pump is None and not (self._held or self._deferred or self._closed):
+            frames = self._frames
+            try:
+                while frames and write_now is not None and write_now(frames[0]):
+                    self._bytes -= _size(frames.pop(0))
+            except Exception as error:  # the transport failed: the peer went away
+                log.warning("A socket write failed: %r", error)
+                self._closed = True
+            else:
+                if frames or self._lagging:
+                    self._pump = asyncio.create_task(self._run())
+        if self._pump is None and self._idle is not None:
+            self._idle.set()
+
+    async def _run(self) -> None:
+        try:
+            while not self._closed and not self._held:
+                if self._frames:
+                    frame = self._frames.pop(0)
+                    self._bytes -= _size(frame)
+                    await self._send(frame)
+                elif self._lagging:
+                    self._lagging = False
+                    await self._on_lagging()
+                else:
+                    return
+        except Exception as error:  # the transport failed: the peer went away mid-send
+            if not isinstance(error, OSError | RuntimeError | WebSocketDisconnect):
+                log.warning("A socket send failed: %r", error)
+            self._closed = True  # the session's reader notices the disconnect and ends
+        finally:
+            self._pump = None
+            if not self._closed and not self._held and (self._frames or self._lagging):
+                self._start()
+            elif self._idle is not None:
+                self._idle.set()
+
+    async def drained(self) -> None:
+        """Wait until every queued frame has been sent (or the peer is gone)."""
+        while self._pump is not None or self._queued:
+            if self._idle is None or self._idle.is_set():
+                self._idle = asyncio.Event()
+            await self._idle.wait()
+
+    async def close(self) -> None:
+        self._closed = True
+        self._frames.clear()
+        self._bytes = 0
+        # The callbacks are the session's own methods: let go of them, so that the session, its
+        # socket and the socket's protocol are freed when dropped, not at the next full
+        # collection of reference cycles (rare, by design: server/collector.py).
+        self._send = self._on_lagging = _closed
+        self._write_now = None
+        pump = self._pump
+        if pump is not None and pump is not asyncio.current_task():
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+
+
+class Drain:
+    """Writes the frames of outboxes that have work, straight to their sockets, ``batch``
+    outboxes per turn of the event loop, in the order they asked. One per process and loop."""
+
+    def __init__(self, batch: int = 200) -> None:
+        self._batch = batch
+        self._waiting: deque[Outbox] = deque()
+        self._scheduled = False
+
+    def add(self, outbox: Outbox) -> None:
+        self._waiting.append(outbox)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._turn)
+
+    def _turn(self) -> None:
+        waiting = self._waiting
+        for _ in range(min(self._batch, len(waiting))):
+            waiting.popleft().write_queued()
+        if waiting:
+            asyncio.get_running_loop().call_soon(self._turn)
+        else:
+            self._scheduled = False
+
+
+def _size(frame: Frame) -> int:
+    data: str | bytes | None = frame.get("text")
+    if data is None:
+        data = frame.get("bytes")
+    return 0 if data is None else len(data)
+
+
+async def _closed(*_: object) -> None:
+    raise RuntimeError("This outbox is closed.")
