@@ -163,8 +163,9 @@ class ChangeFeed(Protocol):
     async def close(self) -> None: ...
 
 
-class EventStore(Protocol):
-    """What the campaign service needs from storage. Every method may raise StoreUnavailable."""
+class EventRecorder(Protocol):
+    """The event recorder: a campaign's stream and its metadata, nothing the application derives
+    from them. Every method may raise StoreUnavailable."""
 
     async def create(
         self,
@@ -198,26 +199,6 @@ class EventStore(Protocol):
         its own ``events`` from ``at + 1`` on, in one atomic step (all of it, or nothing)."""
         ...
 
-    async def info(self, campaign_id: str) -> CampaignInfo:
-        """Raises UnknownCampaign."""
-        ...
-
-    async def catalogue(self, campaign_id: str) -> None:
-        """Make sure a campaign that exists is in the catalog, as creating it does (idempotent;
-        raises UnknownCampaign). Where the catalog is written in a step of its own after the
-        campaign (Redis), a process killed in between left the campaign out of it; whoever
-        finds such a campaign complete (a resumed migration) puts it back."""
-        ...
-
-    async def forks_of(
-        self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
-    ) -> list[CampaignInfo]:
-        """The campaigns forked from ``campaign_id`` (its children, not theirs), ordered by
-        fork version then id, those after ``after`` (the :func:`fork_key` of the previous
-        page's last) and at most ``limit``. None for a campaign without forks, or unknown. A
-        fork is in it once ``fork`` has returned, and never before the fork exists."""
-        ...
-
     async def append(
         self,
         campaign_id: str,
@@ -237,7 +218,55 @@ class EventStore(Protocol):
         """
         ...
 
-    # -- decision points (server.store.point_runs) ----------------------------------------
+    async def read(
+        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Events with ``after < version <= until`` (parent prefix included), oldest first."""
+        ...
+
+    async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None: ...
+
+    async def info(self, campaign_id: str) -> CampaignInfo:
+        """Raises UnknownCampaign."""
+        ...
+
+    async def catalogue(self, campaign_id: str) -> None:
+        """Make sure a campaign that exists is in the catalog, as creating it does (idempotent;
+        raises UnknownCampaign). Where the catalog is written in a step of its own after the
+        campaign (Redis), a process killed in between left the campaign out of it; whoever
+        finds such a campaign complete (a resumed migration) puts it back."""
+        ...
+
+    async def list_campaigns(
+        self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
+    ) -> list[CampaignInfo]:
+        """The catalog, newest first (by ``created_ms``, then id); with ``listed_only``, the
+        listed campaigns only, ``offset`` and ``limit`` counting those alone."""
+        ...
+
+    def changes(self) -> ChangeFeed:
+        """The feed of appends made by other processes (:mod:`server.store.feed`)."""
+        ...
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Snapshots(Protocol):
+    """States kept beside a stream at some versions: a cache, never the truth."""
+
+    async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None: ...
+
+    async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
+        """The newest snapshot at or below ``at_most``, the parent's included for a fork."""
+        ...
+
+
+class PointIndex(Protocol):
+    """The decision points kept beside a stream, as runs (:mod:`.point_runs`)."""
 
     async def point_runs(
         self,
@@ -261,87 +290,26 @@ class EventStore(Protocol):
         (else nothing is written and False is returned)."""
         ...
 
-    async def read(
-        self, campaign_id: str, after: int = 0, until: int | None = None, limit: int | None = None
-    ) -> list[StoredEvent]:
-        """Events with ``after < version <= until`` (parent prefix included), oldest first."""
-        ...
 
-    async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None: ...
+class ForkIndex(Protocol):
+    """The forks of each campaign, kept beside its stream."""
 
-    async def save_snapshot(self, campaign_id: str, version: int, data: bytes) -> None: ...
-
-    async def load_snapshot(self, campaign_id: str, at_most: int) -> Snapshot | None:
-        """The newest snapshot at or below ``at_most``, the parent's included for a fork."""
-        ...
-
-    def changes(self) -> ChangeFeed:
-        """The feed of appends made by other processes (:mod:`server.store.feed`)."""
-        ...
-
-    async def list_campaigns(
-        self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
+    async def forks_of(
+        self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
     ) -> list[CampaignInfo]:
-        """The catalog, newest first (by ``created_ms``, then id); with ``listed_only``, the
-        listed campaigns only, ``offset`` and ``limit`` counting those alone."""
+        """The campaigns forked from ``campaign_id`` (its children, not theirs), ordered by
+        fork version then id, those after ``after`` (the :func:`fork_key` of the previous
+        page's last) and at most ``limit``. None for a campaign without forks, or unknown. A
+        fork is in it once ``fork`` has returned, and never before the fork exists."""
         ...
 
-    async def ping(self) -> None:
-        """Raise StoreUnavailable unless the store answers."""
-        ...
 
-    async def close(self) -> None: ...
+class EventStore(EventRecorder, Snapshots, PointIndex, ForkIndex, Protocol):
+    """Everything a backend keeps: the recorder and the indexes beside each stream. Each adapter
+    (memory, SQLite, Redis) meets all of it; the shared conformance suites test each part on
+    each. A bot lease table (:mod:`.leases`) is kept beside it where the backend offers one."""
 
 
 def check_events(events: Sequence[bytes]) -> None:
     if not events:
         raise ValueError("An append needs at least one event.")
-
-
-def new_info(
-    campaign_id: str,
-    game: str,
-    *,
-    now_ms: int,
-    attrs: dict[str, str] | None,
-    events: int = 0,
-    listed: bool = True,
-) -> CampaignInfo:
-    """The metadata of a campaign just created with ``events`` events."""
-    return CampaignInfo(
-        id=campaign_id,
-        game=game,
-        head=events,
-        created_ms=now_ms,
-        updated_ms=now_ms,
-        attrs=dict(attrs or {}),
-        listed=listed,
-    )
-
-
-def forked_info(
-    parent: CampaignInfo,
-    at: int,
-    child_id: str,
-    *,
-    now_ms: int,
-    attrs: dict[str, str] | None,
-    events: int = 0,
-    listed: bool = True,
-) -> CampaignInfo:
-    """The metadata of a fork of ``parent`` at version ``at`` (0..head) with ``events`` of its
-    own."""
-    # A parent's head only grows, so a fork point checked here stays valid.
-    if not 0 <= at <= parent.head:
-        raise ValueError(f"Cannot fork {parent.id} at {at}: its head is {parent.head}.")
-    return CampaignInfo(
-        id=child_id,
-        game=parent.game,
-        head=at + events,
-        created_ms=now_ms,
-        updated_ms=now_ms,
-        parent=parent.id,
-        fork_version=at,
-        attrs=dict(attrs or {}),
-        listed=listed,
-    )

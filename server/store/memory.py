@@ -20,8 +20,6 @@ from server.store.base import (
     VersionConflict,
     check_events,
     fork_key,
-    forked_info,
-    new_info,
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
@@ -33,6 +31,7 @@ from server.store.point_runs import (
     extended,
     own_around,
 )
+from server.store.recording import Recording
 
 if TYPE_CHECKING:
     from server.store.leases import MemoryBotTable
@@ -50,7 +49,7 @@ class _Campaign:
         self.indexed = info.fork_version
 
 
-class MemoryStore(PointRunsNear):
+class MemoryStore(Recording, PointRunsNear):
     def __init__(self) -> None:
         self._campaigns: dict[str, _Campaign] = {}
         self._forks: dict[str, list[ForkKey]] = {}  # parent -> its forks, in order
@@ -61,7 +60,7 @@ class MemoryStore(PointRunsNear):
         except KeyError:
             raise UnknownCampaign(campaign_id) from None
 
-    def _insert(
+    async def _register(
         self, info: CampaignInfo, events: Sequence[bytes], point: bool | None
     ) -> CampaignInfo:
         if info.id in self._campaigns:
@@ -75,40 +74,6 @@ class MemoryStore(PointRunsNear):
             campaign.indexed = info.head
             campaign.runs = extended([], [info.head] if events and point else [])
         return info
-
-    async def create(
-        self,
-        campaign_id: str,
-        game: str,
-        *,
-        now_ms: int,
-        attrs: dict[str, str] | None = None,
-        events: Sequence[bytes] = (),
-        listed: bool = True,
-        point: bool | None = None,
-    ) -> CampaignInfo:
-        info = new_info(
-            campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
-        )
-        return self._insert(info, events, point)
-
-    async def fork(
-        self,
-        parent_id: str,
-        at: int,
-        child_id: str,
-        *,
-        now_ms: int,
-        attrs: dict[str, str] | None = None,
-        events: Sequence[bytes] = (),
-        listed: bool = True,
-        point: bool | None = None,
-    ) -> CampaignInfo:
-        parent = self._get(parent_id).info
-        info = forked_info(
-            parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
-        )
-        return self._insert(info, events, point)
 
     async def catalogue(self, campaign_id: str) -> None:
         await self.info(campaign_id)  # a campaign and its catalog entry are one record here

@@ -54,12 +54,11 @@ from server.store.base import (
     UnknownCampaign,
     VersionConflict,
     check_events,
-    forked_info,
-    new_info,
 )
 from server.store.feed import ChangeFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.point_runs import OwnRuns, PointRunsNear
+from server.store.recording import Recording
 from server.store.redis_catalog import Catalog
 from server.store.redis_cluster import (
     ClusterLink,
@@ -89,7 +88,7 @@ _CREATE_LUA = _SCRIPTS.joinpath("redis_create.lua").read_text()
 _PAGE = 10_000  # stream entries per XRANGE when reading a long range
 
 
-class RedisStore(PointRunsNear):
+class RedisStore(Recording, PointRunsNear):
     """An EventStore over a ``redis.asyncio`` client (a ``RedisCluster`` for a cluster) created
     with ``decode_responses=False``."""
 
@@ -192,8 +191,8 @@ class RedisStore(PointRunsNear):
     def _key(self, campaign_id: str, part: str) -> str:
         return f"{self._prefix}:{{{campaign_id}}}:{part}"
 
-    async def _create_meta(
-        self, info: CampaignInfo, events: Sequence[bytes], point: bool | None = None
+    async def _register(
+        self, info: CampaignInfo, events: Sequence[bytes], point: bool | None
     ) -> CampaignInfo:
         fields = [
             "game", info.game,
@@ -227,42 +226,13 @@ class RedisStore(PointRunsNear):
             await self._catalog.enter(info)
         return info
 
-    async def create(
-        self,
-        campaign_id: str,
-        game: str,
-        *,
-        now_ms: int,
-        attrs: dict[str, str] | None = None,
-        events: Sequence[bytes] = (),
-        listed: bool = True,
-        point: bool | None = None,
+    async def _register_fork(
+        self, info: CampaignInfo, events: Sequence[bytes], point: bool | None
     ) -> CampaignInfo:
-        info = new_info(
-            campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
-        )
-        return await self._create_meta(info, events, point)
-
-    async def fork(
-        self,
-        parent_id: str,
-        at: int,
-        child_id: str,
-        *,
-        now_ms: int,
-        attrs: dict[str, str] | None = None,
-        events: Sequence[bytes] = (),
-        listed: bool = True,
-        point: bool | None = None,
-    ) -> CampaignInfo:
-        parent = await self.info(parent_id)
-        info = forked_info(
-            parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
-        )
         # Entered first: the index lives on the parent's slot (see redis_forks.py).
         entered = await self._forks.enter(info)
         try:
-            return await self._create_meta(info, events, point)
+            return await self._register(info, events, point)
         except CampaignExists:
             if entered:
                 await self._forks.withdraw(info)

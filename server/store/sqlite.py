@@ -31,12 +31,11 @@ from server.store.base import (
     UnknownCampaign,
     VersionConflict,
     check_events,
-    forked_info,
-    new_info,
 )
 from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.point_runs import OwnRuns, PointRunsNear, check_points
+from server.store.recording import Recording
 from server.store.sqlite_schema import connect, decode_attrs, immediate
 
 if TYPE_CHECKING:
@@ -75,7 +74,7 @@ def _info(db: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
     return _parse_info(row)
 
 
-class SqliteStore(PointRunsNear):
+class SqliteStore(Recording, PointRunsNear):
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
         self._db: sqlite3.Connection | None = None
@@ -96,7 +95,7 @@ class SqliteStore(PointRunsNear):
                 f"The SQLite event store at {self._path} cannot be used: {error}"
             ) from error
 
-    async def _insert(
+    async def _register(
         self, info: CampaignInfo, events: Sequence[bytes], point: bool | None = None
     ) -> CampaignInfo:
         first = info.head - len(events) + 1
@@ -130,40 +129,6 @@ class SqliteStore(PointRunsNear):
 
         await self._run(work)
         return info
-
-    async def create(
-        self,
-        campaign_id: str,
-        game: str,
-        *,
-        now_ms: int,
-        attrs: dict[str, str] | None = None,
-        events: Sequence[bytes] = (),
-        listed: bool = True,
-        point: bool | None = None,
-    ) -> CampaignInfo:
-        info = new_info(
-            campaign_id, game, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
-        )
-        return await self._insert(info, events, point)
-
-    async def fork(
-        self,
-        parent_id: str,
-        at: int,
-        child_id: str,
-        *,
-        now_ms: int,
-        attrs: dict[str, str] | None = None,
-        events: Sequence[bytes] = (),
-        listed: bool = True,
-        point: bool | None = None,
-    ) -> CampaignInfo:
-        parent = await self.info(parent_id)
-        info = forked_info(
-            parent, at, child_id, now_ms=now_ms, attrs=attrs, events=len(events), listed=listed
-        )
-        return await self._insert(info, events, point)
 
     async def catalogue(self, campaign_id: str) -> None:
         await self.info(campaign_id)  # a campaign and its catalog entry are one record here
