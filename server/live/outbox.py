@@ -202,7 +202,7 @@ class Outbox:
         self._bytes = 0
         # The callbacks are the session's own methods: let go of them, so that the session, its
         # socket and the socket's protocol are freed when dropped, not at the next full
-        # collection of reference cycles (rare, by design: server/collector.py).
+        # collection of reference cycles (rare, by design: server/ops/collector.py).
         self._send = self._on_lagging = _closed
         self._write_now = None
         pump = self._pump

@@ -112,7 +112,7 @@ class GivingUpSocket(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_stall_timer()
         # The scope holds this protocol's bound method: let go of the cycle now, not at a full
-        # collection (rare, by design: server/collector.py).
+        # collection (rare, by design: server/ops/collector.py).
         extensions = getattr(self, "scope", {}).get("extensions") or {}
         extensions.pop(WRITE_NOW, None)
         super().connection_lost(exc)

@@ -24,7 +24,7 @@ from server.store.base import CampaignInfo, EventStore
 from server.store.redis import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import delete_prefix
-from tests.server.transfer.campaigns import GAMES, play_on, played
+from tests.server.export.campaigns import GAMES, play_on, played
 from tests.support.polling import eventually
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]

@@ -19,7 +19,7 @@ from server.store.redis_cluster import primary_urls
 from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix, running_redis
 from tests.server.conftest import Live, auth, free_port, socket_to, wait_ready
-from tests.server.test_ws_presence import hello, presence_until
+from tests.server.ws.test_presence import hello, presence_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

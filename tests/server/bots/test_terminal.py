@@ -6,7 +6,7 @@ import httpx
 
 from clients.terminal import play, start
 from tests.server.conftest import Live
-from tests.server.test_bots import table
+from tests.server.bots.test_bots import table
 
 __all__ = ["table"]  # the fixture, for pytest
 

@@ -11,7 +11,7 @@ from server.campaigns.fresh import Counted
 from server.campaigns.service import CampaignService
 from server.campaigns.timeline_cache import Timelines
 from server.store.memory import MemoryStore
-from tests.server.test_heads_lost_writes import lose_last
+from tests.server.campaigns.test_repository_lost_writes import lose_last
 
 
 async def grown(turns: int) -> tuple[MemoryStore, CampaignService, str, int]:

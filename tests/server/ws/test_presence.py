@@ -13,7 +13,7 @@ from server.app import create_app
 from server.campaigns.service import CampaignService
 from server.store.redis import RedisStore
 from tests.server.conftest import Live, Reproducible, Socket, running, socket_to
-from tests.server.test_ws_session import create
+from tests.server.ws.test_session import create
 
 
 async def hello(socket: Socket, token: str | None = None, **more: Any) -> dict[str, Any]:

@@ -26,8 +26,8 @@ from server.export.reading import played as rulesets_played
 from server.export.reading import read_export
 from server.store.base import UnknownCampaign
 from server.store.sqlite import SqliteStore
-from tests.server.transfer.campaigns import play_on, played
-from tests.server.transfer.stores import exported, lines_of, rewritten
+from tests.server.export.campaigns import play_on, played
+from tests.server.export.stores import exported, lines_of, rewritten
 
 TAMPERED = 7
 """The version whose line the tests change."""

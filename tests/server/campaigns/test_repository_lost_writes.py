@@ -17,7 +17,7 @@ from server.campaigns.fresh import Counted
 from server.campaigns.head import Head
 from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
-from tests.server.test_heads import assert_cache_is_the_stream
+from tests.server.campaigns.test_repository import assert_cache_is_the_stream
 
 
 class Changes:

@@ -10,7 +10,7 @@ from server.campaigns.service import CampaignService
 from server.lineage.rewinds import Rewind, Rewinds
 from server.store.base import StoredEvent
 from server.store.memory import MemoryStore
-from tests.server.test_heads_lost_writes import lose_last
+from tests.server.campaigns.test_repository_lost_writes import lose_last
 
 
 class CountingStore(MemoryStore):

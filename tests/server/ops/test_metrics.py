@@ -10,7 +10,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from server.ops.metrics import MULTIPROC_DIR, Metrics
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # A worker: counts one accepted action and one socket, then waits for its stdin to close if asked.
 WORKER = (

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Hundreds of sockets, deadlines and the server's memory measured: alone (tests/run.sh runs it
 # after the parallel phase).

@@ -16,8 +16,8 @@ from server.export.importing import import_export
 from server.export.reading import read_export
 from server.store.base import EventStore, UnknownCampaign
 from server.store.sqlite import SqliteStore
-from tests.server.transfer.campaigns import play_on, played
-from tests.server.transfer.stores import exported, lines_of, redis_store
+from tests.server.export.campaigns import play_on, played
+from tests.server.export.stores import exported, lines_of, redis_store
 from tests.support.gated_store import GatedStore
 
 pytestmark = pytest.mark.redis

@@ -12,7 +12,7 @@ from server.campaigns.service import CampaignService
 from server.export.migration import Migration, catalog_of, parents_first
 from server.export.verification import Verification
 from server.store.memory import MemoryStore
-from tests.server.transfer.campaigns import play_on, played
+from tests.server.export.campaigns import play_on, played
 from tests.support.gated_store import GatedStore
 
 
