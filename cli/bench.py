@@ -110,7 +110,7 @@ async def _best_of(runs: int, make: Callable[[], Awaitable[Any]]) -> float:
 
 
 async def measure(events: int, redis_url: str, seed: int, *, quiet: bool) -> ReplayFigures:
-    from server.store.redis import RedisStore
+    from server.store.redis_store import RedisStore
     from server.store.sqlite import SqliteStore
 
     with progress("growing the stream", enabled=not quiet) as advance:
@@ -225,7 +225,7 @@ async def seed_redis(
 ) -> None:
     """Grow a campaign of ``events`` events in memory and copy it into the Redis store at
     ``redis_url`` under ``prefix`` (for load tests that read a long campaign)."""
-    from server.store.redis import RedisStore
+    from server.store.redis_store import RedisStore
 
     source = await grow(events, seed, None)
     store = RedisStore.from_url(redis_url, prefix=prefix)

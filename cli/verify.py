@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 
 
 async def verify_campaigns(redis_url: str, prefix: str, campaigns: list[str]) -> dict[str, Any]:

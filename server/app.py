@@ -15,7 +15,6 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
-from server.api import openapi
 from server.bots.driver import BotDriver
 from server.bots.seats import BotSeats
 from server.campaigns.service import CampaignService
@@ -27,10 +26,11 @@ from server.lineage.family import Lineages
 from server.live import presence
 from server.live.hub import Hub
 from server.ops.metrics import Metrics
+from server.protocol import openapi
 from server.settings import BotSettings, load
 from server.store.feed import LocalFeed
 from server.store.leases import bot_table_of
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.throttle import Throttle
 from server.ws.direct import DirectSockets
 from server.ws.replay import replay_socket

@@ -29,7 +29,7 @@ from server.ops.orphans import end_with_parent
 from server.settings import Settings, as_environment, load
 from server.store.opening import describe_store, open_store
 from server.throttle import Throttle
-from server.ws.protocol import GivingUpSocket
+from server.ws.socket_protocol import GivingUpSocket
 
 log = logging.getLogger("tabletale.serve")
 

@@ -12,12 +12,12 @@ import msgspec
 
 from domain.core.errors import IllegalAction, InvalidOptions
 from domain.core.game import Game
-from server.api.messages import BotSeatIn
 from server.bots.driver import BotDriver
 from server.bots.specs import POLICIES, BotSpec, check_spec, levels_of, parse_spec
 from server.campaigns.fresh import wall_clock_ms
 from server.campaigns.head import Head
 from server.errors import ApiError
+from server.protocol.messages import BotSeatIn
 
 BOT_ATTR = "bot:"
 """A campaign attribute per seat a bot played from the start: ``bot:<seat>`` -> its spec."""

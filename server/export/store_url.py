@@ -57,7 +57,7 @@ class StoreUrl:
 
             return SqliteStore(self.path)
         assert self.redis_url is not None
-        from server.store.redis import RedisStore
+        from server.store.redis_store import RedisStore
 
         return RedisStore.from_url(self.redis_url, prefix=self.prefix)
 

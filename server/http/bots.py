@@ -9,12 +9,12 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.api.messages import Name
-from server.api.openapi import operation
 from server.bots.seats import BotSeats, BotsOut
 from server.context import context
 from server.errors import ApiError
 from server.http.respond import body, campaign_id, endpoint, json, read_body, seat_of
+from server.protocol.messages import Name
+from server.protocol.openapi import operation
 
 Level = Annotated[int, msgspec.Meta(ge=0, le=99)]
 

@@ -7,7 +7,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from domain.games import get_game
-from server.api.messages import (
+from server.bots.seats import creation_specs, spec_attrs
+from server.campaigns.delay import delay_attrs, delay_of
+from server.campaigns.service import SEED_HASH
+from server.campaigns.tokens import PRIVATE, is_private, new_tokens, token_attrs
+from server.context import context
+from server.errors import ApiError
+from server.http.bots import bot_seats
+from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
+from server.protocol.messages import (
     CampaignOut,
     CatalogPage,
     CatalogQuery,
@@ -17,15 +25,7 @@ from server.api.messages import (
     Limit,
     seed_text,
 )
-from server.api.openapi import operation
-from server.bots.seats import creation_specs, spec_attrs
-from server.campaigns.delay import delay_attrs, delay_of
-from server.campaigns.service import SEED_HASH
-from server.campaigns.tokens import PRIVATE, is_private, new_tokens, token_attrs
-from server.context import context
-from server.errors import ApiError
-from server.http.bots import bot_seats
-from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
+from server.protocol.openapi import operation
 from server.throttle import client_of
 
 MAX_PAGE = 200

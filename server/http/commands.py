@@ -6,8 +6,6 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.api.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
-from server.api.openapi import operation
 from server.campaigns.delay import delay_attrs
 from server.campaigns.tokens import new_tokens, token_attrs
 from server.context import context, perform
@@ -15,6 +13,8 @@ from server.errors import ApiError
 from server.http.respond import body, campaign_id, endpoint, json, seat_of
 from server.lineage.family import forked_by
 from server.ops import logs
+from server.protocol.messages import ActedOut, ActRequest, CreatedOut, ForkRequest, RewindRequest
+from server.protocol.openapi import operation
 from server.throttle import client_of
 
 

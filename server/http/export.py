@@ -13,13 +13,13 @@ from collections.abc import AsyncIterator
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from server.api.openapi import operation
 from server.campaigns.fresh import wall_clock_ms
 from server.context import context
 from server.errors import ApiError
 from server.export.format import MEDIA_TYPE
 from server.export.writing import export_lines
 from server.http.respond import campaign_id, endpoint, seat_of
+from server.protocol.openapi import operation
 
 
 @operation(

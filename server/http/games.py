@@ -11,10 +11,10 @@ from starlette.responses import Response
 
 from domain.core.game import Game, PublicContent
 from domain.games import GAMES
-from server.api.messages import GameOut, GamesOut
-from server.api.openapi import operation
 from server.errors import ApiError
 from server.http.respond import endpoint, json
+from server.protocol.messages import GameOut, GamesOut
+from server.protocol.openapi import operation
 
 
 def options_schema(game: Game) -> dict[str, Any]:

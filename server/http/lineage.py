@@ -5,7 +5,6 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.api.openapi import operation
 from server.campaigns.tokens import bearer
 from server.context import context
 from server.errors import ApiError
@@ -14,6 +13,7 @@ from server.lineage.delayed import delayed_compare, delayed_lineage
 from server.lineage.family import Lineages, Viewer
 from server.lineage.messages import BranchLimit, CompareOut, Cursor, LineageOut, LineageQuery
 from server.lineage.pages import page, read_cursor
+from server.protocol.openapi import operation
 from server.store.base import UnknownCampaign
 from server.throttle import client_of
 

@@ -9,10 +9,10 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
-from server.api.openapi import operation
 from server.context import context
 from server.errors import ErrorBody, classify
 from server.http.respond import endpoint, error_response, json
+from server.protocol.openapi import operation
 
 
 @operation("The process is up.", str, media_type="text/plain")

@@ -8,7 +8,11 @@ from starlette.responses import Response
 from projections.catalog import known_luck
 from projections.log import seen_log
 from projections.views import seat_view
-from server.api.messages import (
+from server.campaigns.points import Points
+from server.campaigns.service import SEED_HASH
+from server.context import context
+from server.http.respond import campaign_id, endpoint, json, query, seat_of
+from server.protocol.messages import (
     Count,
     EventsOut,
     EventsQuery,
@@ -22,11 +26,7 @@ from server.api.messages import (
     Version,
     seed_text,
 )
-from server.api.openapi import operation
-from server.campaigns.points import Points
-from server.campaigns.service import SEED_HASH
-from server.context import context
-from server.http.respond import campaign_id, endpoint, json, query, seat_of
+from server.protocol.openapi import operation
 
 MAX_EVENTS = 1000
 

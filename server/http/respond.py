@@ -12,11 +12,11 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.api.messages import SEED_FIELDS, SEED_HINT
 from server.campaigns.tokens import bearer
 from server.context import MAX_BODY, authenticate, context
 from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
 from server.ops import logs
+from server.protocol.messages import SEED_FIELDS, SEED_HINT
 from server.throttle import client_of, retry_after
 
 log = logging.getLogger("tabletale.http")

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from server.api.messages import MAX_NUMBER
+from server.protocol.messages import MAX_NUMBER
 
 MAX_BRANCHES = 500
 DEFAULT_BRANCHES = 100

@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from server.api.messages import ClientMessage
+from server.protocol.messages import ClientMessage
 
 MSGPACK = "tabletale.msgpack"
 MAX_FRAME = 64 * 1024

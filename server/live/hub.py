@@ -34,7 +34,6 @@ from typing import Any
 
 from projections.log import SeenEvent, seen
 from projections.patch import diff
-from server.api.messages import Accepted, Presence, Present, Sync, Update
 from server.campaigns.codec import Recorded
 from server.campaigns.delay import delayed
 from server.campaigns.fresh import wall_clock_ms
@@ -45,6 +44,7 @@ from server.live.outbox import Frame, Outbox
 from server.live.presence import REFRESH_S, Roster, Seated, Sharing
 from server.live.spectators import Spectators
 from server.ops import logs
+from server.protocol.messages import Accepted, Presence, Present, Sync, Update
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 

@@ -5,7 +5,8 @@ and a sync can never overtake one another. The pump task exists only while frame
 idle socket costs a list and no task. A consumer that lets ``limit`` frames, or ``max_bytes`` of
 them, pile up is lagging: its queue is dropped, and so is everything offered until the session has
 put one fresh sync built from the newest head (bounded memory per socket, however slow the
-reader; one that reads nothing at all is dropped by the socket protocol, :mod:`server.ws.protocol`).
+reader; one that reads nothing at all is dropped by the socket protocol,
+:mod:`server.ws.socket_protocol`).
 
 Where the socket offers to write a frame at once (``write_now``, :mod:`server.live.wire`), an outbox
 with work asks the process's :class:`Drain` instead of starting a task: the drain writes the

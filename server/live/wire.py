@@ -8,9 +8,9 @@ the socket library, each time behind a task and an ASGI call. Two pieces avoid t
   payload. With no extension negotiated (compression is off by default) every socket sends the
   same bytes for the same message, so they are built once and kept in the frame itself.
 - :data:`WRITE_NOW`: the name of the ASGI extension by which the server's socket protocol
-  (:mod:`server.ws.protocol`) offers a ``write_now(frame) -> bool`` callable: it writes the frame
-  at once when the socket can take it without waiting, and says False otherwise (not open, or its
-  writing paused behind a slow reader), when the frame goes the ordinary way.
+  (:mod:`server.ws.socket_protocol`) offers a ``write_now(frame) -> bool`` callable: it writes the
+  frame at once when the socket can take it without waiting, and says False otherwise (not open,
+  or its writing paused behind a slow reader), when the frame goes the ordinary way.
 """
 
 from __future__ import annotations

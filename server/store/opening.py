@@ -13,8 +13,8 @@ SQLITE_FILE = "tabletale.sqlite3"
 def open_store(settings: Settings) -> EventStore:
     """The Redis store when a URL is set, else the embedded SQLite store under ``data_dir``."""
     if settings.redis_url:
-        from server.store.redis import RedisStore
         from server.store.redis_connect import RedisSettings
+        from server.store.redis_store import RedisStore
 
         return RedisStore.from_url(
             settings.redis_url,

@@ -18,7 +18,11 @@ from domain.core.engine import waits
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
-from server.api.messages import (
+from server.context import Context, authenticate, context
+from server.errors import ErrorBody, classify
+from server.live.frames import Frames, frames_for
+from server.ops import logs
+from server.protocol.messages import (
     ClientMessage,
     ErrorMessage,
     Hello,
@@ -30,11 +34,7 @@ from server.api.messages import (
     Version,
     Welcome,
 )
-from server.api.openapi import operation
-from server.context import Context, authenticate, context
-from server.errors import ErrorBody, classify
-from server.live.frames import Frames, frames_for
-from server.ops import logs
+from server.protocol.openapi import operation
 from server.throttle import client_of
 from server.ws.session import admitted, frame_data
 

@@ -21,7 +21,16 @@ from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import SeenEvent
-from server.api.messages import (
+from server.campaigns.delay import delay_of
+from server.campaigns.head import Head
+from server.context import Context, authenticate, context, perform
+from server.errors import ErrorBody, classify
+from server.live.frames import MAX_FRAME, Frames, frames_for
+from server.live.hub import Origin, Watcher, seen_events, sync_message
+from server.live.outbox import Outbox
+from server.live.wire import WRITE_NOW
+from server.ops import logs
+from server.protocol.messages import (
     Accepted,
     Act,
     ClientMessage,
@@ -33,16 +42,7 @@ from server.api.messages import (
     SyncRequest,
     Welcome,
 )
-from server.api.openapi import operation
-from server.campaigns.delay import delay_of
-from server.campaigns.head import Head
-from server.context import Context, authenticate, context, perform
-from server.errors import ErrorBody, classify
-from server.live.frames import MAX_FRAME, Frames, frames_for
-from server.live.hub import Origin, Watcher, seen_events, sync_message
-from server.live.outbox import Outbox
-from server.live.wire import WRITE_NOW
-from server.ops import logs
+from server.protocol.openapi import operation
 from server.store.base import StoreError
 from server.throttle import client_of
 

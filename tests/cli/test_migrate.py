@@ -21,7 +21,7 @@ from server.campaigns.service import CampaignService
 from server.export.migration import WORKERS, catalog_of
 from server.export.verification import Verification, VerificationReport
 from server.store.base import CampaignInfo, EventStore
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import delete_prefix
 from tests.server.export.campaigns import GAMES, play_on, played

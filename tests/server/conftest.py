@@ -26,7 +26,7 @@ from server.campaigns.fresh import Fresh
 from server.campaigns.service import CampaignService
 from server.serve import socket_options
 from server.settings import Settings
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 
 READY_TIMEOUT_S = 20.0

@@ -28,7 +28,7 @@ import pytest
 from server.campaigns.service import CampaignService
 from server.store.base import EventStore
 from server.store.opening import SQLITE_FILE
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import OwnRedis
 from tests.server.conftest import Live, auth, wait_ready

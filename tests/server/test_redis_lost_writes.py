@@ -26,7 +26,7 @@ import pytest
 import redis.asyncio
 
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import OwnRedis, own_redis
 from tests.server.conftest import Live, Socket, socket_to, wait_ready
 from tests.server.test_redis_processes import server_process

@@ -15,7 +15,7 @@ import pytest
 
 from server.app import create_app
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import own_redis
 from tests.server.conftest import running, socket_to, wait_ready
 

@@ -12,7 +12,7 @@ import pytest
 
 from server.store.leases import BotTable, bot_table_of
 from server.store.memory import MemoryStore
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import delete_prefix
 

@@ -16,7 +16,7 @@ import pytest
 
 from domain.games import get_game
 from server.campaigns.codec import codec_for
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 from tests.server.conftest import Live, auth
 from tests.server.test_redis_processes import server_process, shared_redis

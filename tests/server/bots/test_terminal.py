@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 
 from clients.terminal import play, start
-from tests.server.conftest import Live
 from tests.server.bots.test_bots import table
+from tests.server.conftest import Live
 
 __all__ = ["table"]  # the fixture, for pytest
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from tests.server.conftest import auth
 from tests.server.campaigns.test_known_luck import create, finish, fork
+from tests.server.conftest import auth
 
 
 async def seeds_in_events(api: httpx.AsyncClient, campaign: str) -> dict[int, str | None]:

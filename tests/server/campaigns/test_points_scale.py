@@ -28,7 +28,7 @@ from server.campaigns.fresh import Counted
 from server.campaigns.service import CampaignService
 from server.store.base import EventStore, StoredEvent
 from server.store.memory import MemoryStore
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import delete_prefix
 

@@ -14,7 +14,7 @@ import pytest
 
 from server.app import create_app
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.throttle import LimitSettings, Throttle
 from tests.redis_support import delete_prefix
 from tests.server.conftest import Live, Socket, auth, running, socket_to

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from clients.replica import Replica
 from domain.core.errors import DomainError
 from domain.core.hashing import state_hash
-from server.api.messages import Welcome
 from server.campaigns.fresh import Counted
 from server.campaigns.service import CampaignService
 from server.live.frames import JSON_FRAMES
 from server.live.hub import Hub, Watcher
 from server.live.outbox import Frame, Outbox
+from server.protocol.messages import Welcome
 from server.store.base import StoreError
 from server.store.feed import LocalFeed
 from server.store.memory import MemoryStore

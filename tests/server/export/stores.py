@@ -13,7 +13,7 @@ import msgspec
 from server.campaigns.service import CampaignService
 from server.export.format import EndLine, encode_line, new_digest
 from server.export.writing import export_lines
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 
 

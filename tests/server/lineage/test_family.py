@@ -16,8 +16,8 @@ import pytest
 from server.app import create_app
 from server.campaigns.service import CampaignService
 from server.store.base import EventStore
-from server.store.redis import RedisStore
 from server.store.redis_connect import RedisSettings
+from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from server.throttle import LimitSettings, Throttle
 from tests.redis_support import delete_prefix

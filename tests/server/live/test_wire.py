@@ -15,7 +15,7 @@ from server.campaigns.service import CampaignService
 from server.live.wire import wire
 from server.settings import Settings
 from server.store.memory import MemoryStore
-from server.ws.protocol import GivingUpSocket
+from server.ws.socket_protocol import GivingUpSocket
 from tests.server.conftest import Reproducible, running, socket_to
 
 # Around the two length boundaries of RFC 6455's header (126 and 65,536 bytes) and well past them.

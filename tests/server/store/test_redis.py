@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 from tests.server.store.conformance import StoreConformance
 

@@ -15,7 +15,7 @@ import redis.asyncio
 from redis.crc import key_slot
 
 from server.store.base import AppendResult, StoredEvent, StoreUnavailable, UnknownCampaign
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_cluster_support import OwnCluster, own_cluster
 from tests.redis_support import delete_prefix
 from tests.server.store.conformance import StoreConformance

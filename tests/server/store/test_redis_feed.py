@@ -13,9 +13,9 @@ import redis.asyncio
 
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
-from server.store.redis import RedisStore
 from server.store.redis_cluster import primary_urls
 from server.store.redis_feed import RECONNECT_BACKOFF, decode_notice, encode_notice
+from server.store.redis_store import RedisStore
 from tests.redis_cluster_support import node_serving
 from tests.redis_support import delete_prefix
 from tests.server.store.helpers import Heard

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 from tests.server.store.helpers import campaign_with
 

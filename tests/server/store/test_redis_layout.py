@@ -23,7 +23,7 @@ from server.store.base import (
     StoreUnavailable,
     VersionConflict,
 )
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 
 pytestmark = pytest.mark.redis

@@ -13,7 +13,7 @@ from domain.bots.eila_greedy import greedy_choice
 from domain.core.rng import Chance, Rng
 from domain.eila import GAME
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.server.conftest import Live
 
 MAX_STEPS = 2_000

@@ -11,7 +11,7 @@ import httpx
 from clients.connection import Seat
 from server.app import create_app
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from tests.server.conftest import Live, Reproducible, Socket, running, socket_to
 from tests.server.ws.test_session import create
 

@@ -5,7 +5,7 @@ from typing import Any
 import httpx
 
 from server.campaigns.service import CampaignService
-from server.store.redis import RedisStore
+from server.store.redis_store import RedisStore
 from server.ws.session import MISSED_PAGE
 from tests.server.conftest import Live, auth, socket_to
 

@@ -7,8 +7,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from server.api import openapi
-from server.api.messages import ActRequest, CreatedOut
+from server.protocol import openapi
+from server.protocol.messages import ActRequest, CreatedOut
 
 
 async def undeclared(request: Request) -> Response:

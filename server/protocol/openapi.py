@@ -76,7 +76,7 @@ def operation_of(route: Route | WebSocketRoute) -> Operation:
     if not isinstance(declared, Operation):
         raise LookupError(
             f"The handler of {route.path} declares no operation; "
-            "decorate it with server.api.openapi.operation."
+            "decorate it with server.protocol.openapi.operation."
         )
     return declared
 
