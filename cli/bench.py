@@ -31,7 +31,7 @@ from domain.games import get_game
 from server.campaigns.codec import codec_for
 from server.campaigns.fresh import Counted
 from server.campaigns.service import CampaignService
-from server.store.base import EventStore
+from server.store.contract import EventStore
 from server.store.memory import MemoryStore
 
 GAME = "gil-ennis"

@@ -15,7 +15,8 @@ from domain.core.engine import last_rewind, replay, rewind_targets, states
 from domain.core.hashing import state_hash
 from server.campaigns.codec import Recorded
 from server.campaigns.head import Facts, Head
-from server.store.base import EventStore, StoreError
+from server.store.base import StoreError
+from server.store.contract import EventStore
 
 
 class History:

@@ -38,13 +38,8 @@ from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
 from server.campaigns.keyed_lock import KeyedLock
 from server.campaigns.results import Acted
-from server.store.base import (
-    AppendResult,
-    EventStore,
-    StoredEvent,
-    StoreError,
-    VersionConflict,
-)
+from server.store.base import AppendResult, StoredEvent, StoreError, VersionConflict
+from server.store.contract import EventStore
 
 log = logging.getLogger("tabletale.heads")
 

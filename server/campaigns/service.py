@@ -39,7 +39,8 @@ from server.campaigns.points import (
 from server.campaigns.repository import ORIGIN, HeadRepository
 from server.campaigns.results import Acted, Created, Divergence, VerifyReport
 from server.campaigns.tokens import PRIVATE, is_private
-from server.store.base import CampaignInfo, EventStore
+from server.store.base import CampaignInfo
+from server.store.contract import EventStore
 
 SEED_HASH = "seed_hash"
 

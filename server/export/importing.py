@@ -30,7 +30,8 @@ from domain.core.game import Game
 from server.campaigns.codec import Codec, Envelope, Recorded, codec_for
 from server.export.errors import DifferentCampaign
 from server.export.reading import ExportFile
-from server.store.base import PRIVATE_ATTR, EventStore, StoredEvent, UnknownCampaign
+from server.store.base import PRIVATE_ATTR, StoredEvent, UnknownCampaign
+from server.store.contract import EventStore
 
 PAGE = 1_000
 """Stored events read at a time while comparing."""

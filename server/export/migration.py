@@ -22,7 +22,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 import msgspec
 
 from server.export.errors import DifferentCampaign
-from server.store.base import CampaignInfo, EventStore, StoredEvent, UnknownCampaign
+from server.store.base import CampaignInfo, StoredEvent, UnknownCampaign
+from server.store.contract import EventStore
 
 CHUNK = 500
 """Events written per step: a long campaign is never one giant write."""

@@ -17,7 +17,7 @@ import urllib.parse
 from pathlib import Path
 
 from server.settings import load
-from server.store.base import EventStore
+from server.store.contract import EventStore
 from server.store.opening import SQLITE_FILE, describe_store, open_store
 
 STORE_VARIABLE = "TABLETALE_STORE"

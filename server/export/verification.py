@@ -25,7 +25,8 @@ from domain.core.hashing import state_hash
 from domain.games import GAMES
 from server.campaigns.codec import codec_for
 from server.export.migration import WORKERS, catalog_of, first_unequal
-from server.store.base import CampaignInfo, EventStore, UnknownCampaign
+from server.store.base import CampaignInfo, UnknownCampaign
+from server.store.contract import EventStore
 
 Advance = Callable[[int, int, int], None]
 """Told ``(campaigns done, campaigns in all, events checked)``."""

@@ -23,7 +23,8 @@ from collections.abc import Callable
 
 import msgspec
 
-from server.store.base import ChangeFeed, StoreUnavailable
+from server.store.base import StoreUnavailable
+from server.store.contract import ChangeFeed
 
 log = logging.getLogger("tabletale.presence")
 

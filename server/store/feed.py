@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.store.base import ChangeFeed, Deliver, Resumed, Shared
+from server.store.contract import ChangeFeed, Deliver, Resumed, Shared
 
 __all__ = ["ChangeFeed", "Deliver", "LocalFeed", "Resumed", "Shared"]
 

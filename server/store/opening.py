@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.settings import Settings
-from server.store.base import EventStore
+from server.store.contract import EventStore
 
 SQLITE_FILE = "tabletale.sqlite3"
 

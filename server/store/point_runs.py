@@ -177,7 +177,7 @@ class PointRunsNear:
         highest: int | None = None,
     ) -> PointRuns:
         """The runs of decision points within ``lowest..highest`` around ``near``, the parents'
-        included (see :meth:`server.store.base.EventStore.point_runs`)."""
+        included (see :meth:`server.store.contract.PointIndex.point_runs`)."""
         return await runs_near(
             self.info,
             self._own_runs,

@@ -20,7 +20,8 @@ from domain.core.errors import IllegalAction
 from server.campaigns.service import CampaignService
 from server.export.migration import WORKERS, catalog_of
 from server.export.verification import Verification, VerificationReport
-from server.store.base import CampaignInfo, EventStore
+from server.store.base import CampaignInfo
+from server.store.contract import EventStore
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import delete_prefix

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from server.campaigns.service import CampaignService
-from server.store.base import EventStore
+from server.store.contract import EventStore
 from server.store.opening import SQLITE_FILE
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from server.store.base import EventStore
+from server.store.contract import EventStore
 from server.store.feed import ChangeFeed, LocalFeed
 
 WAIT_S = 5.0

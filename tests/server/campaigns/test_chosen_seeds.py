@@ -18,7 +18,7 @@ from domain.games import get_game
 from server.app import create_app
 from server.campaigns.codec import codec_for
 from server.campaigns.service import CampaignService
-from server.store.base import EventStore
+from server.store.contract import EventStore
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.server.conftest import Live, auth, on_redis, running, socket_to

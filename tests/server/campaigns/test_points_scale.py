@@ -26,7 +26,8 @@ from server.app import create_app
 from server.campaigns.codec import codec_for
 from server.campaigns.fresh import Counted
 from server.campaigns.service import CampaignService
-from server.store.base import EventStore, StoredEvent
+from server.store.base import StoredEvent
+from server.store.contract import EventStore
 from server.store.memory import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore

@@ -14,7 +14,8 @@ from server.campaigns.service import CampaignService
 from server.export.format import Segment
 from server.export.importing import import_export
 from server.export.reading import read_export
-from server.store.base import EventStore, UnknownCampaign
+from server.store.base import UnknownCampaign
+from server.store.contract import EventStore
 from server.store.sqlite import SqliteStore
 from tests.server.export.campaigns import play_on, played
 from tests.server.export.stores import exported, lines_of, redis_store

@@ -15,7 +15,7 @@ import pytest
 
 from server.app import create_app
 from server.campaigns.service import CampaignService
-from server.store.base import EventStore
+from server.store.contract import EventStore
 from server.store.redis_connect import RedisSettings
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore

@@ -9,7 +9,7 @@ from server.campaigns.service import CampaignService
 from server.live.frames import JSON_FRAMES
 from server.live.hub import AUDIT_PER_SECOND, Hub, Watcher, audit_period
 from server.live.outbox import Frame, Outbox
-from server.store.base import Deliver, Resumed, Shared
+from server.store.contract import Deliver, Resumed, Shared
 from server.store.memory import MemoryStore
 from tests.support import dice_race
 from tests.support.gated_store import WAIT_S, GatedStore, until

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.store.base import CampaignExists, EventStore, UnknownCampaign
+from server.store.base import CampaignExists, UnknownCampaign
+from server.store.contract import EventStore
 from tests.server.store.helpers import batch
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.store.base import CampaignExists, EventStore, fork_key
+from server.store.base import CampaignExists, fork_key
+from server.store.contract import EventStore
 from tests.server.store.helpers import campaign_with, family
 
 

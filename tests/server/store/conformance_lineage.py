@@ -7,12 +7,12 @@ import pytest
 from server.store.base import (
     AppendResult,
     CampaignExists,
-    EventStore,
     Snapshot,
     StoredEvent,
     UnknownCampaign,
     VersionConflict,
 )
+from server.store.contract import EventStore
 from tests.server.store.helpers import (
     batch,
     campaign_with,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.store.base import EventStore, UnknownCampaign
+from server.store.base import UnknownCampaign
+from server.store.contract import EventStore
 from server.store.point_runs import PointRuns, PointsUnindexed
 from tests.server.store.helpers import batch
 

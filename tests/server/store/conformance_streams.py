@@ -9,11 +9,11 @@ import pytest
 from server.store.base import (
     AppendResult,
     CampaignExists,
-    EventStore,
     StoredEvent,
     UnknownCampaign,
     VersionConflict,
 )
+from server.store.contract import EventStore
 from tests.server.store.helpers import (
     batch,
     campaign_with,

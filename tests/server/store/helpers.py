@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from server.store.base import EventStore, StoredEvent
+from server.store.base import StoredEvent
+from server.store.contract import EventStore
 
 # Generous bounds: a waiter that should return at once must do so well inside them.
 PROMPT_S = 5.0
