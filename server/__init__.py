@@ -1,1 +1,2 @@
-"""The tabletale server: campaign service, event stores, HTTP and WebSocket API, CLI."""
+"""The tabletale server in layers (``docs/architecture.md``): the edges over the rooms they share,
+the live delivery, the campaigns and the store."""

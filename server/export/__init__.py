@@ -1,2 +1,3 @@
-"""Campaigns leaving and entering stores: the export file (:mod:`.export_file`), importing one
-(:mod:`.importing`) and copying every campaign from one store to another (:mod:`.migration`)."""
+"""Campaigns leaving and entering stores: the export file written (:mod:`.writing`) and read
+(:mod:`.reading`), importing one (:mod:`.importing`) and copying every campaign from one store to
+another (:mod:`.migration`, :mod:`.verification`)."""

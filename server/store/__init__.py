@@ -1,1 +1,2 @@
-"""Event stores behind one narrow contract (:mod:`server.store.base`)."""
+"""Event stores: the event recorder and the indexes kept beside each stream
+(:mod:`server.store.contract`), met by the memory, SQLite and Redis adapters."""
