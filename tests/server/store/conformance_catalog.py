@@ -1,4 +1,4 @@
-"""Conformance, part three: the catalog, listed and unlisted campaigns."""
+"""Conformance of the recorder, part three: the catalog, listed and unlisted campaigns."""
 
 from __future__ import annotations
 

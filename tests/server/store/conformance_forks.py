@@ -1,4 +1,4 @@
-"""Conformance, part five: the index of each campaign's forks, paged by fork version then id."""
+"""Conformance of the ForkIndex: each campaign's forks, paged by fork version then id."""
 
 from __future__ import annotations
 

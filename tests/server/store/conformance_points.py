@@ -1,4 +1,4 @@
-"""Conformance, part four: the decision point runs kept with the stream."""
+"""Conformance of the PointIndex: the decision point runs kept with the stream."""
 
 from __future__ import annotations
 

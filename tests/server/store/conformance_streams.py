@@ -1,4 +1,4 @@
-"""Conformance, part one: creating campaigns, appending, reading ranges, races and retries."""
+"""Conformance of the recorder, part one: creating, appending, reading ranges, races, retries."""
 
 from __future__ import annotations
 
