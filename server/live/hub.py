@@ -209,6 +209,7 @@ class Hub:
         tasks = list(self._background)
         if self._follower is not None:
             tasks.append(self._follower)
+        tasks += [behind.task for behind in self._behind.values() if behind.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
