@@ -48,11 +48,19 @@ LEVELS: dict[str, dict[int, Level]] = {
 }
 """Per game: iterations per decision and moves played out below the tree. Level 2, the default,
 decides within 200 ms of one core (docs/bots.md has the figures)."""
+
+ANY_GAME: dict[int, Level] = {
+    1: Level(iterations=30, playout=200),
+    2: Level(iterations=100, playout=200),
+    3: Level(iterations=400, playout=200),
+}
+"""For a game the search knows only through its sampler: uniform playouts to the end (a
+game's own heuristic would be better; none is known), so more iterations than the others."""
 DEFAULT_LEVEL = 2
 
 
 def level_of(game: Game, level: int | None) -> Level:
-    levels = LEVELS.get(game.info.name, LEVELS["eila"])
+    levels = LEVELS.get(game.info.name, ANY_GAME)
     found = levels.get(DEFAULT_LEVEL if level is None else level)
     if found is None:
         raise InvalidOptions(f"The search bot plays at level {', '.join(map(str, levels))}.")
