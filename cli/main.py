@@ -139,6 +139,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("games", help="list the games installed, each with its ruleset")
 
+    check_game = commands.add_parser(
+        "check-game", help="check that a game keeps the promises the server relies on"
+    )
+    check_game.add_argument("game", help="an installed game (tabletale games lists them)")
+    check_game.add_argument("--playthroughs", type=int, default=20)
+    check_game.add_argument("--moves", type=int, default=200, help="actions per playthrough")
+    check_game.add_argument("--seed", type=int, default=1, help="the first playthrough's seed")
+    check_game.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"
+    )
+
     content = commands.add_parser("content", help="content packs")
     content_kinds = content.add_subparsers(dest="content", required=True)
     check = content_kinds.add_parser("check", help="validate a content pack")
@@ -184,6 +195,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             from cli.games import list_games
 
             return list_games()
+        case "check-game":
+            from cli.check_game import run
+
+            return run(
+                args.game,
+                playthroughs=args.playthroughs,
+                moves=args.moves,
+                seed=args.seed,
+                options=dict(_option(text) for text in args.option),
+            )
         case "content":
             from cli.content_check import check_content
 

@@ -12,7 +12,7 @@ from typing import Any
 from domain.bots.knowledge import knowledge_of
 from domain.bots.search import Choice, Level, search
 from domain.core.errors import InvalidOptions
-from domain.core.game import Game, LegalAction
+from domain.core.game import Game, LegalAction, Sampled
 from domain.core.rng import Chance, Rng
 
 LEVELS: dict[str, dict[int, Level]] = {
@@ -57,6 +57,15 @@ ANY_GAME: dict[int, Level] = {
 """For a game the search knows only through its sampler: uniform playouts to the end (a
 game's own heuristic would be better; none is known), so more iterations than the others."""
 DEFAULT_LEVEL = 2
+
+
+def levels_for(game: Game) -> dict[int, Level]:
+    """The levels the search bot plays ``game`` at: none for a game it does not know and that
+    cannot draw its hidden worlds."""
+    known = LEVELS.get(game.info.name)
+    if known is not None:
+        return known
+    return ANY_GAME if isinstance(game, Sampled) else {}
 
 
 def level_of(game: Game, level: int | None) -> Level:
