@@ -88,5 +88,5 @@ def test_a_second_game_of_the_same_name_is_refused_and_the_first_serves() -> Non
 
 
 def test_an_unknown_game_names_the_known_ones() -> None:
-    with pytest.raises(UnknownGame, match=r"known games: .*eila, gil-ennis, machina"):
+    with pytest.raises(UnknownGame, match=r"known games: .*eila, gil-ennis, .*machina"):
         get_game("chess")
