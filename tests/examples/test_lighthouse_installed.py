@@ -1,0 +1,146 @@
+"""A game of one's own, as a newcomer installs it: tabletale and the example package
+(``examples/lighthouse``) into a fresh virtual environment, then a server that plays a campaign of
+it to the end over the API, forks it, gives a hint and exports it. Nothing of tabletale names the
+game: it arrives through its entry point alone."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import venv
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.examples.lighthouse import FOLDER
+from tests.server.conftest import auth, free_port, wait_ready
+
+ROOT = Path(__file__).resolve().parents[2]
+MOST_ACTIONS = 200
+
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
+
+
+@pytest.fixture(scope="module")
+def environment(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with tabletale and Lighthouse Watch installed (from the
+    package index this machine is configured with; no network is needed where it is local)."""
+    folder = tmp_path_factory.mktemp("fresh") / "venv"
+    venv.create(folder, with_pip=True)
+    pip = [str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    run = subprocess.run(
+        [*pip, str(ROOT), str(FOLDER)], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return folder
+
+
+def tabletale(environment: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(environment / "bin" / "tabletale"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=environment.parent,
+    )
+
+
+@pytest.fixture(scope="module")
+def server(environment: Path) -> Iterator[str]:
+    port = free_port()
+    data = environment.parent / "data"
+    data.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "TABLETALE_REDIS_URL"}
+    command = [str(environment / "bin" / "tabletale"), "serve", "--port", str(port)]
+    with (environment.parent / "server.log").open("ab") as log:
+        process = subprocess.Popen(
+            [*command, "--data-dir", str(data)], env=env, stdout=log, stderr=log
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def test_the_installed_game_is_listed_and_keeps_its_promises(environment: Path) -> None:
+    listed = tabletale(environment, "games")
+    assert listed.returncode == 0, listed.stderr
+    assert "lighthouse   Lighthouse Watch (lighthouse/1+content.1), from lighthouse_watch:GAME" in (
+        listed.stdout
+    )
+    checked = tabletale(environment, "check-game", "lighthouse")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "broken" not in checked.stdout
+
+
+def _state(client: httpx.Client, cid: str, token: str) -> Any:
+    response = client.get(f"/api/campaigns/{cid}/state", headers=auth(token))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_a_campaign_is_played_to_the_end_forked_hinted_and_exported(server: str) -> None:
+    chooser = random.Random(3)
+    with httpx.Client(base_url=server, timeout=30) as client:
+        games = client.get("/api/games").json()["games"]
+        card = next(g for g in games if g["info"]["name"] == "lighthouse")
+        assert card["info"]["title"] == "Lighthouse Watch"
+        nights = card["options"]["properties"]["nights"]
+        assert nights["description"].startswith("How many stormy nights")
+
+        created = client.post("/api/campaigns", json={"game": "lighthouse", "seed": 11})
+        assert created.status_code == 201, created.text
+        cid, tokens = created.json()["id"], created.json()["seats"]
+        assert set(tokens) == {"isla", "tom"}
+        first_decision = None
+        for _ in range(MOST_ACTIONS):
+            views = {seat: _state(client, cid, token) for seat, token in tokens.items()}
+            if next(iter(views.values()))["outcome"] != "running":
+                break
+            seat, seen = next((s, v) for s, v in views.items() if v["legal_actions"])
+            first_decision = first_decision or seen["version"]
+            # A keeper sees its own lamps, never the other's.
+            other = views["tom" if seat == "isla" else "isla"]
+            assert seen["view"]["your_lamps"] and seen["view"]["your_lamps"] not in str(other)
+            action = chooser.choice(seen["legal_actions"])["id"]
+            body = {"action": action, "expected_version": seen["version"]}
+            acted = client.post(
+                f"/api/campaigns/{cid}/actions", json=body, headers=auth(tokens[seat])
+            )
+            assert acted.status_code == 200, acted.text
+        ended = _state(client, cid, tokens["isla"])
+        assert ended["outcome"] in ("won", "lost")
+        assert ended["seed"] is not None  # the luck is revealed at the end
+
+        assert first_decision is not None
+        forked = client.post(
+            f"/api/campaigns/{cid}/fork", json={"at": first_decision}, headers=auth(tokens["isla"])
+        )
+        assert forked.status_code == 201, forked.text
+        fork = forked.json()
+        assert fork["version"] == first_decision
+
+        hinted = {}
+        for token in fork["seats"].values():
+            seen = _state(client, fork["id"], token)
+            if seen["legal_actions"]:
+                response = client.post(f"/api/campaigns/{fork['id']}/hint", headers=auth(token))
+                assert response.status_code == 200, response.text
+                hinted = response.json()
+                assert hinted["action"]["id"] in {a["id"] for a in seen["legal_actions"]}
+                assert hinted["reason"].startswith("Light the ")
+        assert hinted, "nobody was to act in the fork"
+
+        exported = client.get(f"/api/campaigns/{cid}/export", headers=auth(tokens["tom"]))
+        assert exported.status_code == 200, exported.text
+        header, campaign, *_, end = exported.content.splitlines()
+        assert b'"complete"' in header and b"lighthouse" in campaign
+        assert b'"events":' in end
