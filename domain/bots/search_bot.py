@@ -50,12 +50,13 @@ LEVELS: dict[str, dict[int, Level]] = {
 decides within 200 ms of one core (docs/bots.md has the figures)."""
 
 ANY_GAME: dict[int, Level] = {
-    1: Level(iterations=30, playout=200),
-    2: Level(iterations=100, playout=200),
-    3: Level(iterations=400, playout=200),
+    n: Level(iterations=iterations, playout=200, prior=0.0, margin=0.0)
+    for n, iterations in ((1, 30), (2, 100), (3, 400))
 }
 """For a game the search knows only through its sampler: uniform playouts to the end (a
-game's own heuristic would be better; none is known), so more iterations than the others."""
+game's own heuristic would be better; none is known), so more iterations than the others. The
+policy is a uniform one, so its move earns no preference: the first move with the best mean
+value (among those visited ``trust`` times) is chosen."""
 DEFAULT_LEVEL = 2
 
 
