@@ -10,6 +10,9 @@ from domain.core.events import Options
 from domain.games import get_game
 from domain.kit import PROMISES, Budget, check_game
 
+SHOWN = 3
+"""Broken promises printed in full, per promise; the other playthroughs are named by seed."""
+
 
 def run(name: str, *, playthroughs: int, moves: int, seed: int, options: Options) -> int:
     """Check the game called ``name``; print each broken promise; exit status 1 if any."""
@@ -30,6 +33,14 @@ def run(name: str, *, playthroughs: int, moves: int, seed: int, options: Options
     for promise in PROMISES:
         mine = [b for b in broken if b.promise == promise]
         print(f"  {'broken' if mine else 'kept  '}  {PROMISES[promise]}")
-    for found in broken:
-        print(str(found), file=sys.stderr)
+    for promise in PROMISES:
+        mine = [b for b in broken if b.promise == promise]
+        for found in mine[:SHOWN]:
+            print(str(found), file=sys.stderr)
+        if len(mine) > SHOWN:
+            seeds = ", ".join(str(b.seed) for b in mine[SHOWN:])
+            print(
+                f"  ... and {len(mine) - SHOWN} more of {promise!r} (seeds {seeds})",
+                file=sys.stderr,
+            )
     return 1 if broken else 0

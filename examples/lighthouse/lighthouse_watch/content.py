@@ -7,7 +7,7 @@ be edited without reading the rules code.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import msgspec
 from domain.core.errors import ContentError
@@ -47,7 +47,10 @@ MOST_NIGHTS = 10
 HAND = 3
 
 
-def _read(folder: Path, name: str, kind: type[msgspec.Struct]) -> msgspec.Struct:
+T = TypeVar("T")
+
+
+def _read(folder: Path, name: str, kind: type[T]) -> T:
     try:
         return msgspec.json.decode((folder / name).read_bytes(), type=kind)
     except OSError as error:
@@ -66,7 +69,6 @@ def check(folder: Path = CONTENT_DIR) -> list[ContentError]:
         storms = _read(folder, "storms.json", StormsFile)
     except ContentError as error:
         return [error]
-    assert isinstance(lamps, LampsFile) and isinstance(storms, StormsFile)
     for file, cards in (("lamps.json", lamps.lamps), ("storms.json", storms.storms)):
         seen: set[str] = set()
         for card in cards:
@@ -88,7 +90,6 @@ def load(folder: Path = CONTENT_DIR) -> Content:
         raise errors[0]
     lamps = _read(folder, "lamps.json", LampsFile)
     storms = _read(folder, "storms.json", StormsFile)
-    assert isinstance(lamps, LampsFile) and isinstance(storms, StormsFile)
     return Content(
         lamps={lamp.id: lamp for lamp in lamps.lamps},
         storms={storm.id: storm for storm in storms.storms},

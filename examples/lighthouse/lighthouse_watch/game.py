@@ -29,6 +29,7 @@ from lighthouse_watch.rules import (
     Light,
     LighthouseEvent,
     LighthouseState,
+    Lit,
     Shuffled,
     StormMet,
     StormRose,
@@ -179,6 +180,8 @@ class LighthouseGame:
 
     def describe(self, event: Any, state: LighthouseState) -> str | None:
         match event:
+            case Lit(seat=seat, lamp=lamp):
+                return f"{SEAT_NAMES.get(seat, seat)} lights the {_lamp(lamp)}."
             case Shuffled():
                 return f"Night 1 of {state.nights}: {CONTENT.storms[state.storm].name} rises."
             case StormMet(storm=storm, light=light, weathered=weathered):
