@@ -1,7 +1,8 @@
-"""A game of one's own, as a newcomer installs it: tabletale and the example package
-(``examples/lighthouse``) into a fresh virtual environment, then a server that plays a campaign of
-it to the end over the API, forks it, gives a hint and exports it. Nothing of tabletale names the
-game: it arrives through its entry point alone."""
+"""A game of one's own, as a newcomer builds it: the guide (``docs/games.md``) followed from an
+empty folder, the game and tabletale installed into a fresh virtual environment, the game's own
+tests run there, then a server that plays a campaign of it to the end over the API, forks it,
+gives a hint and exports it. Nothing of tabletale names the game: it arrives through its entry
+point alone."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.examples.lighthouse import FOLDER
+from tests.examples.guide import write_guide_files
 from tests.server.conftest import auth, free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,14 +27,24 @@ pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 
 @pytest.fixture(scope="module")
-def environment(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtual environment with tabletale and Lighthouse Watch installed (from the
+def game_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty folder with the guide followed into it."""
+    folder = tmp_path_factory.mktemp("fresh") / "lighthouse"
+    folder.mkdir()
+    write_guide_files(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def environment(game_folder: Path) -> Path:
+    """A fresh virtual environment with tabletale, the game and pytest installed (from the
     package index this machine is configured with; no network is needed where it is local)."""
-    folder = tmp_path_factory.mktemp("fresh") / "venv"
+    folder = game_folder / ".venv"
     venv.create(folder, with_pip=True)
     pip = [str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    packages = [str(ROOT), "-e", str(game_folder), "pytest"]
     run = subprocess.run(
-        [*pip, str(ROOT), str(FOLDER)], capture_output=True, text=True, timeout=600, check=False
+        [*pip, *packages], capture_output=True, text=True, timeout=600, check=False
     )
     assert run.returncode == 0, run.stdout + run.stderr
     return folder
@@ -79,6 +90,21 @@ def test_the_installed_game_is_listed_and_keeps_its_promises(environment: Path) 
     checked = tabletale(environment, "check-game", "lighthouse")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "broken" not in checked.stdout
+
+
+def test_the_games_own_tests_pass_through_the_kits_plugin(
+    environment: Path, game_folder: Path
+) -> None:
+    run = subprocess.run(
+        [str(environment / "bin" / "pytest"), "-q", "-p", "no:cacheprovider"],
+        cwd=game_folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout
 
 
 def _state(client: httpx.Client, cid: str, token: str) -> Any:
