@@ -71,6 +71,7 @@ def check_playthrough(game: Game, budget: Budget, seed: int) -> list[Broken]:
         game, seats, budget.options, seed, moves=budget.moves, at_decision=decisions.check
     )
     found = [*first.broken, *decisions.broken]
+    found += list(states_broken(game, first))
     found += list(replay_broken(game, first))
     found += list(determinism_broken(game, budget, first))
     once: dict[str, Broken] = {}
@@ -122,6 +123,9 @@ class Decisions:
                     return
 
     def nothing_else(self, version: int, state: Any, listed: dict[str, list[LegalAction]]) -> None:
+        # The contract gives no list of every action a game has, so the kit offers what it has
+        # seen: actions listed earlier in the playthrough, or listed now to another seat. An
+        # action never listed anywhere is out of its sight.
         for seat in self.seats:
             ids = {legal.id for legal in listed[seat]}
             others = [legal for key, legal in reversed(self.seen.items()) if key not in ids]
@@ -204,6 +208,31 @@ class Decisions:
                 f"In a fork with new luck, {seat!r}'s listed action {legal.id!r} is refused: "
                 f"{error}",
             )
+
+
+def states_broken(game: Game, played: Played) -> Iterator[Broken]:
+    """Every state of the stream, the one right after creation and those an action passes through
+    included, shown as the server shows them: any version may be read, replayed to and watched."""
+    viewers = (*played.seats, None)
+    for version, (event, state) in enumerate(zip(played.events, played.states, strict=True), 1):
+        try:
+            for viewer in viewers:
+                game.view(state, viewer)
+                game.redact(event, viewer)
+            listed = {seat: game.legal_actions(state, seat) for seat in played.seats}
+            acting = game.to_act(state)
+            game.outcome(state)
+            game.progress(state)
+            game.describe(event, state)
+        except Exception as error:  # whatever a game raises here, the server would raise too
+            detail = f"Showing it raised {type(error).__name__}: {error}"
+            yield _broken(played, "every-state-shows", version, detail)
+            return
+        able = tuple(seat for seat in played.seats if listed[seat])
+        if sorted(acting) != sorted(able):
+            detail = f"to_act names {list(acting)}; the seats with legal actions: {list(able)}."
+            yield _broken(played, "every-state-shows", version, detail)
+            return
 
 
 def replay_broken(game: Game, played: Played) -> Iterator[Broken]:

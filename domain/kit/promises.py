@@ -16,6 +16,10 @@ PROMISES: dict[str, str] = {
     "legal-actions-apply": "every listed legal action applies",
     "nothing-else-applies": "nothing but the listed legal actions applies",
     "someone-acts": "some seat can always act until the game ends",
+    "every-state-shows": (
+        "every state in the stream can be shown: its views, its legal actions (to exactly the "
+        "seats to act), its progress, and its event described and redacted"
+    ),
     "views-hide": (
         "no seat's view, nor the spectator's, changes when what its viewer cannot see is permuted"
     ),
@@ -25,7 +29,7 @@ PROMISES: dict[str, str] = {
 """Each promise by its short name, then in a sentence."""
 
 
-class Broken(msgspec.Struct, frozen=True):
+class Broken(msgspec.Struct, frozen=True, gc=False):
     """One promise broken in one playthrough."""
 
     promise: str

@@ -151,7 +151,7 @@ class LighthouseGame:
 
     def view(self, state: LighthouseState, seat: str | None) -> LighthouseView:
         storm = CONTENT.storms.get(state.storm)
-        mine = hand_of(state, seat) if seat is not None and state.hands else ()
+        mine = hand_of(state, seat) if seat is not None else ()
         return LighthouseView(
             seats=state.seats,
             night=state.night,

@@ -87,14 +87,15 @@ class LighthouseState(msgspec.Struct, frozen=True):
 
 
 def to_light(state: LighthouseState) -> str | None:
-    """The seat to light a lamp now, if any."""
-    if state.result != "running" or len(state.lit) >= len(state.seats):
+    """The seat to light a lamp now, if any (nobody before the set-up, nor once both have)."""
+    if state.night == 0 or state.result != "running" or len(state.lit) >= len(state.seats):
         return None
     return state.seats[(state.opener + len(state.lit)) % len(state.seats)]
 
 
 def hand_of(state: LighthouseState, seat: str) -> tuple[str, ...]:
-    return state.hands[state.seats.index(seat)]
+    """``seat``'s lamps (none before the deal)."""
+    return state.hands[state.seats.index(seat)] if state.hands else ()
 
 
 def decide(state: LighthouseState, seat: str, action: Light) -> list[LighthouseEvent]:
