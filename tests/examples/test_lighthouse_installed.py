@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import threading
+import time
 import venv
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,7 +115,9 @@ def _state(client: httpx.Client, cid: str, token: str) -> Any:
     return response.json()
 
 
-def test_a_campaign_is_played_to_the_end_forked_hinted_and_exported(server: str) -> None:
+def test_a_campaign_is_played_to_the_end_forked_hinted_exported_and_imported(
+    server: str, environment: Path
+) -> None:
     chooser = random.Random(3)
     with httpx.Client(base_url=server, timeout=30) as client:
         games = client.get("/api/games").json()["games"]
@@ -165,8 +169,61 @@ def test_a_campaign_is_played_to_the_end_forked_hinted_and_exported(server: str)
                 assert hinted["reason"].startswith("Light the ")
         assert hinted, "nobody was to act in the fork"
 
+        timeline = client.get(f"/api/campaigns/{cid}/timeline", headers=auth(tokens["tom"]))
+        assert timeline.status_code == 200, timeline.text
+        lines = [line["text"] for line in timeline.json()["lines"]]
+        assert any(" lights the " in text for text in lines), lines
+        assert lines[-1] in ("Dawn: the watch has held.", "The watch has failed.")
+
         exported = client.get(f"/api/campaigns/{cid}/export", headers=auth(tokens["tom"]))
         assert exported.status_code == 200, exported.text
         header, campaign, *_, end = exported.content.splitlines()
         assert b'"complete"' in header and b"lighthouse" in campaign
         assert b'"events":' in end
+    # The file restores the campaign into another store, every state hash replayed.
+    other = environment.parent / "other"
+    other.mkdir()
+    saved = environment.parent / "campaign.tabletale"
+    saved.write_bytes(exported.content)
+    store = f"sqlite:{other}/tabletale.sqlite3"
+    imported = tabletale(environment, "import", str(saved), "--store", store)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    assert "every state hash replayed" in imported.stdout
+    replayed = tabletale(environment, "replay", cid, "--verify", "--data-dir", str(other))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "every state hash matches" in replayed.stdout
+
+
+BOT_PATIENCE_S = 60.0
+
+
+def test_a_bot_seat_keeps_the_watch_with_a_person(server: str) -> None:
+    """Tom is the search bot, thinking in a process of its own that finds the game, too, through
+    its entry point."""
+    with httpx.Client(base_url=server, timeout=30) as client:
+        created = client.post(
+            "/api/campaigns",
+            json={"game": "lighthouse", "seed": 5, "bots": {"tom": {"bot": "search", "level": 1}}},
+        )
+        assert created.status_code == 201, created.text
+        cid, token = created.json()["id"], created.json()["seats"]["isla"]
+        bot_moves = 0
+        for _ in range(MOST_ACTIONS):
+            seen = _state(client, cid, token)
+            if seen["outcome"] != "running":
+                break
+            if seen["legal_actions"]:
+                body = {
+                    "action": seen["legal_actions"][0]["id"],
+                    "expected_version": seen["version"],
+                }
+                acted = client.post(f"/api/campaigns/{cid}/actions", json=body, headers=auth(token))
+                assert acted.status_code == 200, acted.text
+                continue
+            deadline = time.monotonic() + BOT_PATIENCE_S
+            while _state(client, cid, token)["version"] == seen["version"]:
+                assert time.monotonic() < deadline, "the bot did not move"
+                threading.Event().wait(0.05)  # a polling interval, not a wait for an outcome
+            bot_moves += 1
+        assert _state(client, cid, token)["outcome"] in ("won", "lost")
+        assert bot_moves >= 3
