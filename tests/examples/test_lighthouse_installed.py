@@ -169,6 +169,22 @@ def test_a_campaign_is_played_to_the_end_forked_hinted_exported_and_imported(
                 assert hinted["reason"].startswith("Light the ")
         assert hinted, "nobody was to act in the fork"
 
+        # The fork plays on, is rewound to where it began, and its family shows both.
+        fid = fork["id"]
+        token = next(t for t in fork["seats"].values() if _state(client, fid, t)["legal_actions"])
+        began = _state(client, fid, token)
+        body = {"action": hinted["action"]["id"], "expected_version": began["version"]}
+        acted = client.post(f"/api/campaigns/{fid}/actions", json=body, headers=auth(token))
+        assert acted.status_code == 200, acted.text
+        rewind = {"to": first_decision}
+        rewound = client.post(f"/api/campaigns/{fid}/rewind", json=rewind, headers=auth(token))
+        assert rewound.status_code == 200, rewound.text
+        assert _state(client, fid, token)["view"] == began["view"]
+        family = client.get(f"/api/campaigns/{fid}/lineage", params={"limit": 500}).json()
+        assert family["root"] == cid
+        kinds = {branch["kind"] for branch in family["branches"]}
+        assert kinds == {"root", "fork", "undone"}, family
+
         timeline = client.get(f"/api/campaigns/{cid}/timeline", headers=auth(tokens["tom"]))
         assert timeline.status_code == 200, timeline.text
         lines = [line["text"] for line in timeline.json()["lines"]]
