@@ -17,8 +17,8 @@ PROMISES: dict[str, str] = {
     "nothing-else-applies": "nothing but the listed legal actions applies",
     "someone-acts": "some seat can always act until the game ends",
     "every-state-shows": (
-        "every state in the stream can be shown: its views, its legal actions (to exactly the "
-        "seats to act), its progress, and its event described and redacted"
+        "every state in the stream can be shown, and its legal actions go to exactly the seats "
+        "to act"
     ),
     "views-hide": (
         "no seat's view, nor the spectator's, changes when what its viewer cannot see is permuted"
