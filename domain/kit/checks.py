@@ -48,7 +48,8 @@ def check_game(game: Game, budget: Budget | None = None) -> list[Broken]:
     found = content_broken(game)
     for seed in range(budget.seed, budget.seed + budget.playthroughs):
         found += check_playthrough(game, budget, seed)
-    return found
+    ruleset = game.info.ruleset
+    return [msgspec.structs.replace(broken, ruleset=ruleset) for broken in found]
 
 
 def seats_for(game: Game, seed: int) -> tuple[str, ...]:

@@ -39,9 +39,11 @@ class Broken(msgspec.Struct, frozen=True, gc=False):
     version: int | None = None
     """The campaign version where it broke (None: not tied to one)."""
     seats: tuple[str, ...] = ()
+    ruleset: str = ""
+    """The ruleset of the game that broke it (rules and content version)."""
 
     def __str__(self) -> str:
-        where = []
+        where = [self.ruleset] if self.ruleset else []
         if self.seed is not None:
             where.append(f"seed {self.seed}")
         if self.seats:

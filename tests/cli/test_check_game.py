@@ -36,7 +36,8 @@ def _broken(copy: Game, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
 
 
 def _promises(text: str) -> set[str]:
-    return set(re.findall(r"Broken promise '([a-z-]+)' \(seed \d+, seats isla, tom", text))
+    found = r"Broken promise '([a-z-]+)' \(lighthouse/1\+content\.1, seed \d+, seats isla, tom"
+    return set(re.findall(found, text))
 
 
 def test_a_view_that_shows_another_seats_hand_is_caught(
@@ -54,7 +55,8 @@ def test_a_rule_that_reads_the_clock_is_caught(
 ) -> None:
     text = _broken(ClockShuffle(), capsys, monkeypatch)
     assert "deterministic" in _promises(text)
-    assert re.search(r"Broken promise 'deterministic' \(seed 1, seats isla, tom, version 2\)", text)
+    where = "(lighthouse/1+content.1, seed 1, seats isla, tom, version 2)"
+    assert f"Broken promise 'deterministic' {where}" in text
     assert "Played again, version 2 is" in text
 
 

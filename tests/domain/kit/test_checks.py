@@ -110,14 +110,16 @@ class BadContent(DiceRace):
 def test_content_errors_are_broken_promises_of_content() -> None:
     found = check_game(BadContent(), Budget(playthroughs=1, moves=5))
     assert [str(b) for b in found] == [
-        "Broken promise 'content': content passes its checks. "
+        "Broken promise 'content' (dice-race/1): content passes its checks. "
         "dice.json, card d6, field faces: must be 1 to 6."
     ]
 
 
-def test_a_broken_promise_names_the_seed_the_seats_and_the_version() -> None:
-    broken = Broken("forkable", "It could not go on.", seed=7, version=12, seats=("red", "blue"))
+def test_a_broken_promise_names_the_ruleset_the_seed_the_seats_and_the_version() -> None:
+    broken = Broken(
+        "forkable", "It could not go on.", 7, 12, seats=("red", "blue"), ruleset="dice-race/1"
+    )
     assert str(broken) == (
-        "Broken promise 'forkable' (seed 7, seats red, blue, version 12): every decision point "
-        "can be forked. It could not go on."
+        "Broken promise 'forkable' (dice-race/1, seed 7, seats red, blue, version 12): every "
+        "decision point can be forked. It could not go on."
     )
