@@ -100,11 +100,26 @@ class Decisions:
             self.broken.append(Broken(promise, detail, self.seed, version, self.seats))
 
     def check(self, version: int, state: Any) -> None:
-        listed = {seat: self.game.legal_actions(state, seat) for seat in self.seats}
-        self.listed_apply(version, state, listed)
-        self.nothing_else(version, state, listed)
-        self.views_hide(version, state, listed)
-        self.forkable(version, state)
+        # Whatever a game raises while a promise is checked breaks that promise: the server
+        # would answer the same call with an error of its own.
+        try:
+            listed = {seat: self.game.legal_actions(state, seat) for seat in self.seats}
+        except Exception as error:
+            self.breaks(
+                "every-state-shows", version, f"Listing legal actions raised {_named(error)}"
+            )
+            return
+        checks = (
+            ("legal-actions-apply", self.listed_apply),
+            ("nothing-else-applies", self.nothing_else),
+            ("views-hide", self.views_hide),
+            ("forkable", self.forkable),
+        )
+        for promise, check in checks:
+            try:
+                check(version, state, listed)
+            except Exception as error:
+                self.breaks(promise, version, f"Checking it raised {_named(error)}")
         for actions in listed.values():
             for legal in actions:
                 self.seen.setdefault(legal.id, legal)
@@ -182,7 +197,7 @@ class Decisions:
                         )
                         return
 
-    def forkable(self, version: int, state: Any) -> None:
+    def forkable(self, version: int, state: Any, listed: dict[str, list[LegalAction]]) -> None:
         game = self.game
         if not engine.waits(game, state):
             self.breaks(
@@ -226,7 +241,7 @@ def states_broken(game: Game, played: Played) -> Iterator[Broken]:
             game.progress(state)
             game.describe(event, state)
         except Exception as error:  # whatever a game raises here, the server would raise too
-            detail = f"Showing it raised {type(error).__name__}: {error}"
+            detail = f"Showing it raised {_named(error)}"
             yield _broken(played, "every-state-shows", version, detail)
             return
         able = tuple(seat for seat in played.seats if listed[seat])
@@ -298,6 +313,10 @@ def _spread(actions: list[LegalAction], most: int) -> list[LegalAction]:
         return actions
     step = len(actions) / most
     return [actions[int(n * step)] for n in range(most)]
+
+
+def _named(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _who(viewer: str | None) -> str:

@@ -123,3 +123,22 @@ def test_a_broken_promise_names_the_ruleset_the_seed_the_seats_and_the_version()
         "Broken promise 'forkable' (dice-race/1, seed 7, seats red, blue, version 12): every "
         "decision point can be forked. It could not go on."
     )
+
+
+class CrashesOnHold(DiceRace):
+    """Offers a hold and crashes on it, as a rule with a bug would."""
+
+    def decide(self, state: DiceRaceState, seat: str, action: Any) -> list[Any]:
+        if isinstance(action, Hold):
+            raise KeyError("holds")
+        return super().decide(state, seat, action)
+
+
+def test_a_listed_action_that_crashes_breaks_legal_actions_apply_and_the_kit_goes_on() -> None:
+    found = check_game(CrashesOnHold(), Budget(playthroughs=3, moves=20))
+    applies = [b for b in found if b.promise == "legal-actions-apply"]
+    assert [b.seed for b in applies] == [1, 2, 3]  # the kit goes on to the next playthrough
+    assert all("raised KeyError: 'holds'" in b.detail for b in applies)
+    # The crash also breaks what else it touches: a fork's first listed action, and a hold
+    # offered to the seat whose turn it is not, which the server would answer with an error.
+    assert promises(found) == {"legal-actions-apply", "forkable", "nothing-else-applies"}
