@@ -19,27 +19,33 @@ function describeProperty(schema) {
 }
 
 // A chapter option names its chapters by their titles, when the game gives them.
+// The label is the option's title and its note the description, when the game declares them
+// (msgspec.Meta on the options Struct's field); otherwise its name, humanized.
 function optionField(name, schema, info) {
   const chapters = name === "chapter" ? info?.chapter_names || {} : {};
   const prop = describeProperty(schema);
-  const id = `option-${name}`;
+  const id = `option-${info.name}-${name}`;
+  const noteId = `${id}-note`;
+  const described = schema.description ? { "aria-describedby": noteId } : {};
   let input;
   if (prop.choices.length) {
-    input = h("select", { id, name, dataset: { option: name } },
+    input = h("select", { id, name, dataset: { option: name }, ...described },
       prop.nullable ? h("option", { value: "" }, "default") : null,
       prop.choices.map((choice, i) =>
         h("option", { value: String(i), selected: choice === prop.default }, chapters[String(choice)] || optionValue(choice))));
   } else if (prop.type === "integer" || prop.type === "number") {
     input = h("input", {
       id, name, type: "number", step: prop.type === "integer" ? 1 : "any", min: prop.min, max: prop.max,
-      value: prop.default ?? "", dataset: { option: name },
+      value: prop.default ?? "", dataset: { option: name }, ...described,
     });
   } else if (prop.type === "boolean") {
-    input = h("input", { id, name, type: "checkbox", checked: Boolean(prop.default), dataset: { option: name } });
+    input = h("input", { id, name, type: "checkbox", checked: Boolean(prop.default), dataset: { option: name }, ...described });
   } else {
-    input = h("input", { id, name, type: "text", value: prop.default ?? "", dataset: { option: name } });
+    input = h("input", { id, name, type: "text", value: prop.default ?? "", dataset: { option: name }, ...described });
   }
-  return { node: h("label", { class: "field" }, h("span", {}, humanize(name)), input), read: () => readOption(input, prop) };
+  const note = schema.description ? h("span", { class: "field-note", id: noteId }, schema.description) : null;
+  const label = h("label", { class: "field" }, h("span", {}, schema.title || humanize(name)), input, note);
+  return { node: label, read: () => readOption(input, prop) };
 }
 
 // "to-eternity" -> "To Eternity"; numbers stay as they are.

@@ -7,7 +7,7 @@ import { seatName } from "./turn.js";
 
 function inviteBox(campaign, seat, token, name) {
   const link = inviteLink(campaign, seat, token);
-  const field = h("input", { type: "text", readOnly: true, value: link, class: "invite-link", dataset: { seat } });
+  const field = h("input", { type: "text", readOnly: true, value: link, class: "invite-link", dataset: { seat }, "aria-label": `Invite link for ${name}` });
   const copy = h("button", {
     type: "button",
     class: "ghost small",
