@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from projections.catalog import CatalogEntry, catalog_entry, known_luck
+from projections.catalog import CatalogEntry, catalog_entry
 from projections.patch import diff
 from server.codec import Recorded
 from server.delay import (
@@ -160,7 +160,7 @@ class Spectators:
                     updated_ms=appended[0].at_ms if appended else entry.created_ms,
                     parent=entry.parent,
                     fork_version=entry.fork_version,
-                    known_luck=known_luck(head.facts.attrs),
+                    known_luck=entry.known_luck,
                 )
             )
         return seen

@@ -141,6 +141,16 @@ class PublicContent(Protocol):
 
 
 @runtime_checkable
+class FaceDown(Protocol):
+    """A game with face-down piles (decks, unturned tiles), whose order no seat knows: the
+    cards a draw turns up are luck as much as a die is (:mod:`domain.core.luck`)."""
+
+    def face_down(self, state: Any) -> tuple[tuple[object, ...], ...]:
+        """Every face-down pile of ``state``, each as the cards (or placed tiles) it holds."""
+        ...
+
+
+@runtime_checkable
 class UnlabelledActions(Protocol):
     """A game that can list its legal actions without writing their labels (every ``label``
     empty), for a search that asks for them thousands of times a decision and shows none."""
