@@ -347,6 +347,10 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     spectator_delay: SpectatorDelay | None = None
     """A spectator's welcome to a running campaign with a spectator delay: how far behind the
     table this socket sees it (its updates come as they come due, until the campaign ends)."""
+    asked_from: int | None = None
+    """Replays only: the ``from`` the client asked for, when it lay past what this viewer may
+    see now (the head; a spectator's delayed version, with ``spectator_delay`` set). The
+    replay starts at ``version`` instead; None when it starts where it was asked to."""
 
 
 class Missed(msgspec.Struct, frozen=True, tag="missed"):
