@@ -173,10 +173,12 @@ class CampaignService:
         """The campaign's metadata as the store keeps it (times, lineage, head)."""
         return await self.store.info(campaign_id)
 
-    async def luck_known(self, campaign_id: str) -> bool:
+    async def luck_known(self, campaign_id: str, facts: Facts | None = None) -> bool:
         """Whether the campaign is marked as played on known luck, as the store says now: a
         mark can be added after creation (a rewind past a draw, a fork that shares its luck),
-        so no cached fact answers it."""
+        so cached ``facts`` only answer yes (a mark is never taken away)."""
+        if facts is not None and known_luck(facts.attrs):
+            return True
         return known_luck((await self.store.info(campaign_id)).attrs)
 
     async def _mark_known_luck(self, campaign_id: str) -> None:
@@ -296,7 +298,7 @@ class CampaignService:
             check_rewind(head, found, to)
             target = await self.heads.state_in(head, to)
             seen = luck_seen(head.game, target, head.state)
-            if seen and not await self.luck_known(campaign_id):
+            if seen and not await self.luck_known(campaign_id, head.facts):
                 await self._mark_known_luck(campaign_id)
             return [(Rewound(to), target)]
 
@@ -322,9 +324,10 @@ class CampaignService:
         parent = await self.heads.head(campaign_id)
         facts = parent.facts
         check_fork(parent, await self.decision_points.runs(parent, at, before=2, after=1), at)
-        state = await self.heads.state_at(campaign_id, at)
-        shares = reseed is False or hides_piles(facts.game, state)
-        parent_known = await self.luck_known(campaign_id)
+        # A reseeded fork starts from the state at ``at``; one that keeps the luck needs none.
+        state = None if reseed is False else await self.heads.state_at(campaign_id, at)
+        shares = state is None or hides_piles(facts.game, state)
+        parent_known = await self.luck_known(campaign_id, facts)
         if shares and parent.outcome == "running" and not parent_known:
             await self._mark_known_luck(campaign_id)
         child_id = self._fresh.campaign_id()
@@ -375,6 +378,7 @@ class CampaignService:
                 point=waits(facts.game, after),
             )
 
+        assert state is not None  # read above for every reseeded fork
         after = evolve(facts.game, state, reseeded)
         acted = await self.heads.create(
             child,

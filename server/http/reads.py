@@ -86,7 +86,7 @@ async def state(request: Request) -> Response:
         seed=None if seeding is None else seed_text(seeding.seed),
         salt=None if seeding is None else seeding.salt,
         points=points_out(points),
-        known_luck=await ctx.service.luck_known(cid),
+        known_luck=await ctx.service.luck_known(cid, head.facts),
     )
     return json(out)
 

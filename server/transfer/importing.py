@@ -15,6 +15,11 @@ more) leave nothing to do; fewer, all equal, are completed by appending the rest
 refused with :class:`~.errors.DifferentCampaign`, naming the first version that differs, and
 nothing is written.
 
+Once stored, the campaign (and the staged one it is forked from) is prepared as if it had been
+played there: its decision points recorded and a snapshot saved every 500 versions
+(:meth:`~server.decision_points.DecisionPoints.prepare`), so that a fresh process forks it or
+loads its head without folding its whole history first.
+
 The store keeps ``created_ms`` as the file has it; its ``updated_ms`` reads as the time of its
 creation, since the contract sets it with the events' append.
 """
@@ -28,6 +33,7 @@ import msgspec
 
 from domain.core.game import Game
 from server.codec import Codec, Envelope, Recorded, codec_for
+from server.decision_points import prepare_stored
 from server.store.base import PRIVATE_ATTR, EventStore, StoredEvent, UnknownCampaign
 from server.transfer.errors import DifferentCampaign
 from server.transfer.reading import ExportFile
@@ -92,8 +98,15 @@ def _same(codec: Codec, stored: StoredEvent, recorded: Recorded[Any]) -> bool:
 async def import_export(
     store: EventStore, exported: ExportFile, *, atomic: int = ATOMIC
 ) -> Imported:
-    """Store ``exported`` in ``store`` (see the module's docstring); ``atomic``: the most events
-    stored in one step."""
+    """Store ``exported`` in ``store`` and prepare it there (see the module's docstring);
+    ``atomic``: the most events stored in one step."""
+    imported = await _import(store, exported, atomic)
+    staging = [imported.parent] if imported.staged and imported.parent is not None else []
+    await prepare_stored(store, [*staging, imported.campaign])
+    return imported
+
+
+async def _import(store: EventStore, exported: ExportFile, atomic: int) -> Imported:
     campaign = exported.campaign
     game = exported.game
     codec = codec_for(game)

@@ -5,6 +5,8 @@ the parent's prefix is not copied twice), each in chunks of :data:`CHUNK` events
 ``fork`` with the first chunk, at the source's ``created_ms``, with its attributes (seat token
 hashes included) and its listed flag, then one ``append`` per chunk at the version the target
 holds. The last event always comes with an append, which sets the source's ``updated_ms``.
+Then the campaign is prepared on the target as if it had been played there: its decision points
+recorded and its snapshots saved (:meth:`~server.decision_points.DecisionPoints.prepare`).
 
 A migration that was killed is resumed by running it again: a campaign the target holds is
 compared with the source, byte for byte, over the versions it holds; the same and complete is
@@ -21,6 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import msgspec
 
+from server.decision_points import prepare_stored
 from server.store.base import CampaignInfo, EventStore, StoredEvent, UnknownCampaign
 from server.transfer.errors import DifferentCampaign
 
@@ -212,6 +215,8 @@ class Migration:
             at = page[-1].version
             written += len(page)
             self._written += len(page)
+        # As cheap on the target as if it had been played there (its parents came first).
+        await prepare_stored(self.target, [info.id])
         return Copied(info.id, outcome, written)
 
     async def _page(self, info: CampaignInfo, after: int, until: int) -> list[StoredEvent]:
