@@ -225,7 +225,7 @@ function progress(entry, info) {
 }
 
 const STATUS = { running: "Playing", won: "Won", lost: "Lost" };
-const KNOWN_LUCK = "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart.";
+const KNOWN_LUCK = "Its luck could be known before a choice (a chosen seed, a fork sharing its luck, or a take-back past a roll or a draw), so its result is counted apart.";
 
 function campaignRow(entry, infos) {
   const info = infos[entry.game];
