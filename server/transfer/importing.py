@@ -32,6 +32,7 @@ from typing import Any
 import msgspec
 
 from domain.core.game import Game
+from projections.catalog import KNOWN_LUCK, known_luck
 from server.codec import Codec, Envelope, Recorded, codec_for
 from server.decision_points import prepare_stored
 from server.store.base import PRIVATE_ATTR, EventStore, StoredEvent, UnknownCampaign
@@ -120,6 +121,9 @@ async def _import(store: EventStore, exported: ExportFile, atomic: int) -> Impor
     differs = await first_difference(store, codec, campaign.id, events, held.head)
     if differs is not None:
         raise DifferentCampaign(campaign.id, differs, "its events are not the file's")
+    if known_luck(campaign.attrs) and not known_luck(held.attrs):
+        # marked since the copy the store holds was taken (marks only grow)
+        await store.add_attrs(campaign.id, {KNOWN_LUCK: "1"})
     if held.head >= len(events):
         return Imported(campaign.id, "present", held.head)
     await _append_from(store, codec, campaign.id, events, held.head, atomic, campaign.updated_ms)

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import msgspec
 
+from projections.catalog import KNOWN_LUCK, known_luck
 from server.decision_points import prepare_stored
 from server.store.base import CampaignInfo, EventStore, StoredEvent, UnknownCampaign
 from server.transfer.errors import DifferentCampaign
@@ -119,7 +120,9 @@ def identity_difference(source: CampaignInfo, held: CampaignInfo) -> str | None:
         return f"it is a campaign of {held.game} forked from {held.parent} at {held.fork_version}"
     if held.created_ms != source.created_ms:
         return f"it was created at {held.created_ms} ms, not at {source.created_ms} ms"
-    if held.attrs != source.attrs or held.listed != source.listed:
+    # A mark of known luck may have come to the source after the copy began (marks only grow).
+    marked = {**held.attrs, KNOWN_LUCK: "1"} if known_luck(source.attrs) else held.attrs
+    if marked != source.attrs or held.listed != source.listed:
         return "its attributes or its listed flag differ"
     return None
 
@@ -204,6 +207,8 @@ class Migration:
         else:
             at = await self._check_held(info, held)
             outcome = "present" if at == info.head else "completed"
+            if known_luck(info.attrs) and not known_luck(held.attrs):
+                await self.target.add_attrs(info.id, {KNOWN_LUCK: "1"})
             # A run killed between creating it and entering it in the catalog left it out.
             await self.target.catalogue(info.id)
         written = at - (info.fork_version if held is None else held.head)

@@ -189,3 +189,23 @@ async def test_an_import_arrives_with_the_points_and_snapshots_its_play_left(
         assert arrived == await source.store.point_runs(campaign_id, 1, **ask)
     finally:
         await target.close()
+
+
+async def test_a_campaign_marked_since_it_was_imported_is_marked_by_the_next_import(
+    source: CampaignService, tmp_path: Path
+) -> None:
+    campaign_id = (await source.create("gil-ennis")).id  # secret luck: not marked at first
+    await play_on(source, campaign_id, seed=8, moves=6)
+    first = await exported(source, campaign_id)
+    # a seat previews the luck in a fork: the campaign is marked, its events unchanged
+    await source.fork(campaign_id, (await source.head(campaign_id)).version)
+    again = await exported(source, campaign_id)
+    target = SqliteStore(tmp_path / "target.sqlite3")
+    try:
+        await import_export(target, read_export(lines_of(first)))
+        assert "known_luck" not in (await target.info(campaign_id)).attrs
+        done = await import_export(target, read_export(lines_of(again)))
+        assert done.outcome == "present"
+        assert (await target.info(campaign_id)).attrs.get("known_luck") == "1"
+    finally:
+        await target.close()
