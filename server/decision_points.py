@@ -108,8 +108,8 @@ class DecisionPoints:
     async def prepare(self, campaign_id: str, progress: Progress | None = None) -> None:
         """Save a snapshot at every multiple of the snapshot interval among the campaign's own
         versions and at its head, and record its decision points where they stop short, in one
-        fold of its own history (a page at a time). Its parents are prepared first: the fold
-        starts from their state at the fork version. A campaign whose points are all recorded
+        fold of its own history (a page at a time). The caller prepares its parents first: the
+        fold starts from their state at the fork version. A campaign whose points are all recorded
         is left as it is; one whose preparing was interrupted is folded again (a snapshot saved
         twice does no harm)."""
         heads = self._heads

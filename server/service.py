@@ -327,8 +327,7 @@ class CampaignService:
         # A reseeded fork starts from the state at ``at``; one that keeps the luck needs none.
         state = None if reseed is False else await self.heads.state_at(campaign_id, at)
         shares = state is None or hides_piles(facts.game, state)
-        parent_known = await self.luck_known(campaign_id, facts)
-        if shares and parent.outcome == "running" and not parent_known:
+        if shares and parent.outcome == "running" and not await self.luck_known(campaign_id, facts):
             await self._mark_known_luck(campaign_id)
         child_id = self._fresh.campaign_id()
         # A spectator delay (server.delay) is not inherited: a fork is a new table, often
