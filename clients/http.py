@@ -30,8 +30,10 @@ def seed_field(seed: int | str) -> str:
     """A seed as a request carries it: decimal digits (docs/protocol.md, "Numbers and their
     bounds"). A seed past 2**53 would be rounded by a reader that takes JSON numbers as doubles."""
     text = str(seed)
-    if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"A seed is a whole number from 0 to 2**64 - 1, not {seed!r}.")
+    if not (text.isascii() and text.isdigit()) or (len(text) > 1 and text.startswith("0")):
+        raise ValueError(
+            f"A seed is a whole number from 0 to 2**64 - 1 without leading zeros, not {seed!r}."
+        )
     return text
 
 

@@ -209,7 +209,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
     status.textContent = `Move ${replica.version} · ${who}${entry.entry.known_luck ? " · known luck" : ""}`;
     status.title = entry.entry.known_luck
-      ? "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart." : "";
+      ? "Its luck could be known before a choice (a chosen seed, a fork sharing its luck, or a take-back past a roll or a draw), so its result is counted apart." : "";
     status.dataset.version = String(replica.version);
     status.dataset.seat = replica.seat || "";
     boardSlot.dataset.version = String(source.version);

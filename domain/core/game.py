@@ -161,6 +161,16 @@ class Sampled(Protocol):
 
 
 @runtime_checkable
+class FaceDown(Protocol):
+    """A game with face-down piles (decks, unturned tiles), whose order no seat knows: the
+    cards a draw turns up are luck as much as a die is (:mod:`domain.core.luck`)."""
+
+    def face_down(self, state: Any) -> tuple[tuple[object, ...], ...]:
+        """Every face-down pile of ``state``, each as the cards (or placed tiles) it holds."""
+        ...
+
+
+@runtime_checkable
 class CheckedContent(Protocol):
     """A game whose content files can be checked on their own, every error reported."""
 

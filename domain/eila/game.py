@@ -148,6 +148,17 @@ class EilaGame:
             return "won"
         return "running"
 
+    def face_down(self, state: EilaState) -> tuple[tuple[object, ...], ...]:
+        mine = state.mine
+        unturned = (
+            ()
+            if mine is None
+            else tuple(
+                (index, tile) for index, tile in enumerate(mine.tiles) if index not in mine.face_up
+            )
+        )
+        return (state.upcoming, state.future, state.past, unturned)
+
     def view(self, state: EilaState, seat: str | None) -> EilaView:
         return view(self.pack, state, self.outcome(state), chapter_outcome(state))
 

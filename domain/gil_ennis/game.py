@@ -139,6 +139,9 @@ class GilEnnisGame:
             return "lost"
         return "running"
 
+    def face_down(self, state: GilEnnisState) -> tuple[tuple[object, ...], ...]:
+        return (state.deck,)
+
     def view(self, state: GilEnnisState, seat: str | None) -> GilEnnisView:
         return view(state, seat)
 

@@ -109,6 +109,9 @@ class MachinaGame:
             return "lost"
         return "running"
 
+    def face_down(self, state: MachinaState) -> tuple[tuple[object, ...], ...]:
+        return (state.map_deck, state.monster_deck, state.horror_deck, state.item_deck)
+
     def view(self, state: MachinaState, seat: str | None) -> MachinaView:
         return view(state, seat)
 
