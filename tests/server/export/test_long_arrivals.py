@@ -32,8 +32,14 @@ from server.store.contract import EventStore
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
 from tests.redis_support import delete_prefix
-from tests.server.test_points_scale import LONG, Block, long_campaign, middle_point, record_block
-from tests.server.transfer.stores import exported, lines_of
+from tests.server.campaigns.test_points_scale import (
+    LONG,
+    Block,
+    long_campaign,
+    middle_point,
+    record_block,
+)
+from tests.server.export.stores import exported, lines_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
