@@ -23,7 +23,8 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from clients.http import Unreachable, post, seed_field
+from clients import http_async
+from clients.http import Unreachable, seed_field
 from clients.replica import SYNC, Exchange, Message, ProtocolError, Replica
 
 MSGPACK = "tabletale.msgpack"
@@ -40,7 +41,6 @@ __all__ = [
     "Seat",
     "Unreachable",
     "create_campaign",
-    "post",
     "socket_url",
 ]
 
@@ -226,7 +226,8 @@ async def create_campaign(
         body["seats"] = seats
     if bots:
         body["bots"] = bots
-    return await asyncio.to_thread(post, f"{base.rstrip('/')}/api/campaigns", body)
+    created: Message = await http_async.post(f"{base.rstrip('/')}/api/campaigns", body)
+    return created
 
 
 FIRST_DELAY_S = 0.5
