@@ -1,0 +1,30 @@
+"""A chance counted over playouts carries its sample size and a Wilson interval."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.analysis.figures import counted, known, wilson
+
+
+@given(n=st.integers(1, 500), share=st.floats(0, 1))
+def test_the_interval_lies_in_0_1_and_holds_the_share_won(n: int, share: float) -> None:
+    won = round(share * n)
+    estimate = counted(won, n)
+    assert 0.0 <= estimate.low <= estimate.p <= estimate.high <= 1.0
+    assert estimate.playouts == n and estimate.won == won
+
+
+def test_the_interval_matches_the_wilson_formula_and_narrows_with_playouts() -> None:
+    assert wilson(8, 10) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    wide, narrow = wilson(8, 16), wilson(80, 160)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]
+
+
+def test_no_playouts_know_nothing_and_an_ended_campaign_is_certain() -> None:
+    assert counted(0, 0).low == 0.0 and counted(0, 0).high == 1.0
+    assert known(True).p == known(True).low == known(True).high == 1.0
+    assert known(False).p == 0.0
