@@ -9,10 +9,12 @@ been won.
 
     python loadtests/analysis_calibration.py --budget 600 --workers 2 \\
         --chart docs/images/analysis-calibration.svg
+    python loadtests/analysis_calibration.py --load positions.jsonl --chart chart.svg
     python loadtests/analysis_calibration.py --cost     # CPU seconds per campaign and level
 
 Every game is played until ``--games`` campaigns or ``--budget`` CPU seconds (whichever comes
-first); the table goes to stdout as Markdown, ``--save`` keeps every position as JSON lines.
+first); the table goes to stdout as Markdown, ``--save`` keeps each campaign's positions as a
+JSON line as soon as it is done, and ``--load`` tallies such a file again.
 The figures are the same for the same arguments; only the CPU times vary.
 
 It lives here, beside the other measurements run by hand, rather than in ``domain/`` (it counts
@@ -28,9 +30,9 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from domain.analysis.analyse import analyse
 from domain.analysis.calibration import Decile, deciles, picked
@@ -112,7 +114,9 @@ def campaign(name: str, index: int, seed: int, count: int, depth: int) -> Done:
     return Done(name, index, positions, time.process_time() - started)
 
 
-def calibrate(args: argparse.Namespace) -> dict[str, list[Done]]:
+def calibrate(args: argparse.Namespace, save: IO[str] | None) -> dict[str, list[Done]]:
+    """Campaigns of every game in turn (the one with the least CPU spent next), each written to
+    ``save`` as soon as it is done, so a run stopped early keeps what it measured."""
     done: dict[str, list[Done]] = {name: [] for name in args.games_of}
     spent = dict.fromkeys(args.games_of, 0.0)
     next_index = dict.fromkeys(args.games_of, 0)
@@ -140,6 +144,9 @@ def calibrate(args: argparse.Namespace) -> dict[str, list[Done]]:
                 result = future.result()
                 done[name].append(result)
                 spent[name] += result.cpu
+                if save is not None:
+                    save.write(json.dumps(asdict(result)) + "\n")
+                    save.flush()
                 print(
                     f"{name} #{result.index}: {len(result.positions)} positions, "
                     f"{result.cpu:.1f} s CPU (total {spent[name]:.0f} s)",
@@ -149,6 +156,20 @@ def calibrate(args: argparse.Namespace) -> dict[str, list[Done]]:
     for results in done.values():
         results.sort(key=lambda d: d.index)
     return done
+
+
+def load(path: Path) -> dict[str, list[Done]]:
+    """The campaigns a run saved (``--save``), by game, in order."""
+    done: dict[str, list[Done]] = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        positions = [(p, bool(won), version) for p, won, version in row["positions"]]
+        found = Done(row["name"], row["index"], positions, row["cpu"])
+        done.setdefault(found.name, []).append(found)
+    ordered = {name: done[name] for name in GAME_NAMES if name in done}
+    for results in ordered.values():
+        results.sort(key=lambda d: d.index)
+    return ordered
 
 
 def markdown(done: dict[str, list[Done]]) -> str:
@@ -252,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--chart", type=Path)
-    parser.add_argument("--save", type=Path, help="every position as JSON lines")
+    parser.add_argument("--save", type=Path, help="each campaign's positions as a JSON line")
+    parser.add_argument("--load", type=Path, help="tally a saved run instead of playing")
     parser.add_argument("--cost", action="store_true", help="measure the cost per level")
     parser.add_argument("--levels", default="1,2,3")
     args = parser.parse_args(argv)
@@ -261,15 +283,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         levels = [int(level) for level in args.levels.split(",")]
         print(cost(args.games_of, args.seed, levels))
         return
-    done = calibrate(args)
+    if args.load is not None:
+        done = load(args.load)
+    elif args.save is not None:
+        with args.save.open("w") as save:
+            done = calibrate(args, save)
+    else:
+        done = calibrate(args, None)
     print(markdown(done))
-    if args.save is not None:
-        with args.save.open("w") as out:
-            for results in done.values():
-                for d in results:
-                    for p, won, version in d.positions:
-                        row = {"game": d.name, "campaign": d.index, "version": version}
-                        out.write(json.dumps({**row, "chance": p, "won": won}) + "\n")
     if args.chart is not None:
         chart(done, args.chart)
 
