@@ -5,14 +5,15 @@ it holds, the mean chance given and the share won, with a Wilson interval."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 import msgspec
 
-from domain.analysis.decisions import Decision
 from domain.analysis.figures import wilson
 from domain.core.rng import Chance, Rng
 
 DECILES = 10
+T = TypeVar("T")
 
 
 class Decile(msgspec.Struct, frozen=True, gc=False):
@@ -47,7 +48,7 @@ def deciles(positions: Iterable[tuple[float, bool]]) -> tuple[Decile, ...]:
     return tuple(found)
 
 
-def picked(found: Sequence[Decision], count: int, seed: int) -> list[Decision]:
+def picked(found: Sequence[T], count: int, seed: int) -> list[T]:
     """``count`` decision points of a campaign drawn without replacement from ``seed`` (all of
     them when there are fewer), in order."""
     if len(found) <= count:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.analysis.calibration import deciles
+from domain.analysis.calibration import deciles, picked
 from domain.analysis.figures import counted, known, wilson
 
 
@@ -39,3 +39,11 @@ def test_positions_are_tallied_by_decile_of_their_estimate() -> None:
     assert (middle.positions, middle.share) == (1, 1.0)
     assert (last.positions, last.won, last.share) == (2, 1, 0.5)
     assert last.share_low < 0.5 < last.share_high
+
+
+def test_positions_to_calibrate_are_drawn_from_the_seed_in_order() -> None:
+    found = list(range(40))
+    drawn = picked(found, 4, seed=9)
+    assert drawn == sorted(drawn) and len(set(drawn)) == 4
+    assert picked(found, 4, seed=9) == drawn
+    assert picked(found[:3], 4, seed=9) == found[:3]
