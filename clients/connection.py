@@ -117,6 +117,75 @@ class Seat:
             seat.replica.absorb(welcome)
             yield seat
 
+    @classmethod
+    @asynccontextmanager
+    async def create(
+        cls,
+        base: str,
+        campaign: Message,
+        *,
+        seat: str | None = None,
+        name: str | None = None,
+        presence: bool = False,
+        msgpack: bool = False,
+        timeout: float = 30.0,
+    ) -> AsyncIterator[Seat]:
+        """Open a socket that creates ``campaign`` (the body ``POST /api/campaigns`` takes) and
+        plays it as ``seat`` (None: the first seat a person plays); the seats' tokens are in
+        :attr:`created`."""
+        protocols = [MSGPACK] if msgpack else None
+        url = f"{base.rstrip('/')}/ws/play"
+        try:
+            connection = await connect(
+                url,
+                subprotocols=protocols,  # type: ignore[arg-type]
+                open_timeout=timeout,
+                compression=None,
+                ping_interval=PING_INTERVAL_S,
+            )
+        except (OSError, TimeoutError) as error:
+            raise Unreachable(url, error) from None
+        async with connection:
+            opened = cls(connection, binary=msgpack)
+            await opened.play_new(
+                campaign, seat=seat, name=name, presence=presence, timeout=timeout
+            )
+            yield opened
+
+    async def play_new(
+        self,
+        campaign: Message,
+        *,
+        seat: str | None = None,
+        name: str | None = None,
+        presence: bool = False,
+        timeout: float = 30.0,
+    ) -> Message:
+        """Create ``campaign`` and move this socket to it, as ``seat``; returns the ``created``
+        answer (every seat's token). What the campaign before still sends is read past."""
+        asked: Message = {"type": "create", "campaign": campaign}
+        if seat is not None:
+            asked["seat"] = seat
+        if name is not None:
+            asked["name"] = name
+        if presence:
+            asked["presence"] = True
+        await self.send(asked)
+        while (message := await self.receive(timeout))["type"] != "created":
+            if message["type"] == "error":
+                raise ProtocolError(message)
+        self.replica.absorb(message)
+        welcome = await self.receive(timeout)
+        if welcome["type"] != "welcome":
+            raise ProtocolError(welcome)
+        self.replica.absorb(welcome)
+        return message
+
+    @property
+    def created(self) -> Message | None:
+        """The ``created`` answer of the campaign this socket created last, if it did."""
+        return self.replica.created
+
     # What the replica knows, for callers that read it directly.
     @property
     def version(self) -> int:

@@ -1,7 +1,8 @@
 """The peer's loop shape against tabletale, and the peer itself in the same run.
 
     python loadtests/peer_loop.py --sessions 1,50,200 --duration 15 [--workers 2]
-        [--paced 2.0] [--churn] [--bot-partners 100] [--idle 10000] [--peer DIR]
+        [--paced 2.0] [--churn [--new-over socket|http]] [--bot-partners 100] [--idle 10000]
+        [--peer DIR]
         [--redis-url URL]
 
 For each configuration a tabletale server is started on a free loopback port (on Redis, under a
@@ -9,8 +10,10 @@ key prefix of its own that is deleted afterwards), ``S`` sessions are set up (a 
 player socket each), then all of them loop together for ``D`` seconds: act, wait for the server's
 authoritative answer, record the round trip, act again. With ``--paced R`` each session acts ``R``
 times a second instead of as fast as it can; with ``--churn`` a session whose campaign ends
-creates the next one and plays on (Gil & Ennis games end after about 45 actions), and the time to
-create the next campaign is reported apart. With ``--bot-partners N``, N sessions more play Gil &
+creates the next one and plays on (Gil & Ennis games end after about 45 actions), and the time
+until the next campaign is playable (its welcome in) is reported apart: by default the session
+sends ``create`` on the socket it has; ``--new-over http`` creates it with ``POST /api/campaigns``
+and opens a new socket to it. With ``--bot-partners N``, N sessions more play Gil &
 Ennis in co-op with a search bot as Ennis (thinking in the server's bot processes, at its bot
 pace), waiting for the bot's moves as a person would and starting a new journey when one ends;
 the ``S`` sessions' round trips are reported apart from theirs, so that what the bots cost the
@@ -91,25 +94,36 @@ async def _session(
     try:
         created = await new_campaign()
         first = True
+        restarted: float | None = None  # when the next campaign was asked for, by HTTP
         while True:
             token = next(iter(created["seats"].values()))
             async with Seat.connect(ws, created["id"], token=token) as seat:
+                if restarted is not None:  # playable now: its welcome is in
+                    out["restarts"].append((time.perf_counter() - restarted) * 1000)
+                    restarted = None
                 if first:
                     out["ready"] += 1
                     await start.wait()
                     begin, end = window
                     next_at = begin + rng.random() / pace if pace else begin
                     first = False
-                due = await _play(seat, rng, next_at, end, pace, partnered, out)
-            if due is None:
-                return
-            # Churn: the campaign ended; the same player starts the next one at once.
-            next_at = due
-            seed += 1 << 20
-            sent = time.perf_counter()
+                while True:
+                    due = await _play(seat, rng, next_at, end, pace, partnered, out)
+                    if due is None:
+                        return
+                    # Churn: the campaign ended; the same player starts the next one at once,
+                    # on the socket it has (or, with --new-over http, by HTTP and a new socket).
+                    next_at = due
+                    seed += 1 << 20
+                    if partnered or out["new_over"] == "http":
+                        break
+                    sent = time.perf_counter()
+                    await seat.play_new({"game": game, "seed": str(seed)})
+                    out["restarts"].append((time.perf_counter() - sent) * 1000)
+            asked = time.perf_counter()
             created = await new_campaign()
             if not partnered:
-                out["restarts"].append((time.perf_counter() - sent) * 1000)
+                restarted = asked
     except Exception as error:  # every failure of a session counts as an error
         out["errors"] += 1
         kinds: dict[str, int] = out["error_kinds"]
@@ -193,6 +207,7 @@ async def drive(args: argparse.Namespace) -> None:
         "ready": 0,
         "ended": 0,
         "churn": args.churn,
+        "new_over": args.new_over,
         "sessions": args.sessions_total or math.inf,  # beyond it, sessions play beside a bot
         "stale": 0,
         "partner_latencies": [],
@@ -297,7 +312,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             if args.idle:
                 command += ["--idle"]
             if args.churn:
-                command += ["--churn"]
+                command += ["--churn", "--new-over", args.new_over]
             # The sessions after the first S (by global index) play beside a bot.
             command += ["--sessions-total", str(sessions), "--bot-level", str(args.bot_level)]
             drivers.append(
@@ -476,6 +491,13 @@ def main() -> None:
         "--churn",
         action="store_true",
         help="a session whose campaign ends creates the next one and plays on (Gil & Ennis)",
+    )
+    parser.add_argument(
+        "--new-over",
+        choices=("socket", "http"),
+        default="socket",
+        help="with --churn, how the next campaign is made: a 'create' on the session's socket, "
+        "or POST /api/campaigns and a new socket (as before the socket could create)",
     )
     parser.add_argument("--peer", default=str(DEFAULT_PEER))
     parser.add_argument("--no-peer", action="store_true")

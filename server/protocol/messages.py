@@ -322,9 +322,34 @@ class SyncRequest(msgspec.Struct, frozen=True, tag="sync", forbid_unknown_fields
     """Ask for the full view at the head (a client that lost track of its patches)."""
 
 
-ClientMessage = Hello | Act | SyncRequest
+class Create(msgspec.Struct, frozen=True, tag="create", forbid_unknown_fields=True):
+    """Create a campaign and play it on this socket, as ``seat`` (None: the first seat a person
+    plays): the socket leaves the campaign it watched, if any, and is answered ``created`` (the
+    seats' tokens) and then ``welcome``, as a ``hello`` with the new seat's token would be. One
+    round trip from "New game" to a playable table, on the socket the player already has."""
+
+    campaign: CreateCampaign
+    seat: Name | None = None
+    name: str | None = None
+    presence: bool = False
+
+
+ClientMessage = Hello | Act | SyncRequest | Create
 
 # -- WebSocket, server to client -------------------------------------------------------------
+
+
+class Created(msgspec.Struct, frozen=True, tag="created"):
+    """A campaign this socket created (``create``): as ``POST /api/campaigns`` answers, each
+    seat's token shown once; this socket's ``welcome`` to it follows."""
+
+    id: str
+    game: str
+    seats: dict[str, str]
+    seed_hash: str
+    version: int
+    seat: str
+    """The seat this socket plays."""
 
 
 class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
@@ -439,5 +464,14 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error", omit_defaults=True)
 
 
 ServerMessage = (
-    Welcome | Missed | Update | Accepted | Sync | Presence | Rejected | ReplayEnd | ErrorMessage
+    Welcome
+    | Missed
+    | Update
+    | Accepted
+    | Sync
+    | Presence
+    | Rejected
+    | ReplayEnd
+    | ErrorMessage
+    | Created
 )

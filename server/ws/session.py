@@ -1,4 +1,5 @@
-"""The play socket ``/ws/campaigns/{id}``: hello, welcome, actions, and live updates.
+"""The play sockets: ``/ws/campaigns/{id}`` (hello, welcome, actions, and live updates) and
+``/ws/play``, which starts with no campaign and creates one (``create``).
 
 A session starts with the client's ``hello`` (a seat token or none, and optionally ``since``, the
 last version it saw). The server answers ``welcome`` with the full view at the head (and, after a
@@ -6,8 +7,10 @@ last version it saw). The server answers ``welcome`` with the full view at the h
 answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
 action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. A ``hello``
 with ``presence`` also gets ``presence`` (who is connected) after its welcome and whenever a socket
-joins or leaves. Every frame leaves through the session's :class:`~server.live.outbox.Outbox`, in
-order.
+joins or leaves. ``create`` makes a new campaign and moves the socket to it, on either path: the
+answer is ``created`` (the seats' tokens), then the new campaign's ``welcome``; the campaign it
+watched before sends nothing after ``created``. Every frame leaves through the session's
+:class:`~server.live.outbox.Outbox`, in order.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import SeenEvent
 from server.campaigns.delay import delay_of
 from server.campaigns.head import Head
-from server.context import Context, authenticate, context, perform
-from server.errors import ErrorBody, classify
+from server.context import Context, authenticate, context, create_campaign, perform, seats_of
+from server.errors import ApiError, ErrorBody, classify
 from server.live.frames import MAX_FRAME, Frames, frames_for
 from server.live.hub import Origin, Watcher, seen_events, sync_message
 from server.live.outbox import Outbox
@@ -34,6 +37,8 @@ from server.protocol.messages import (
     Accepted,
     Act,
     ClientMessage,
+    Create,
+    Created,
     ErrorMessage,
     Hello,
     Missed,
@@ -119,7 +124,9 @@ class Session:
         "ws",
     )
 
-    def __init__(self, websocket: WebSocket, ctx: Context, campaign_id: str, frames: Frames):
+    def __init__(
+        self, websocket: WebSocket, ctx: Context, campaign_id: str | None, frames: Frames
+    ) -> None:
         self.ws = websocket
         self.ctx = ctx
         self.campaign_id = campaign_id
@@ -146,7 +153,8 @@ class Session:
     async def run(self) -> str | None:
         """Serve the client until it goes; the reason of its disconnect event, if any."""
         try:
-            await self.ctx.service.facts(self.campaign_id)
+            if self.campaign_id is not None:
+                await self.ctx.service.facts(self.campaign_id)
         except Exception as error:
             body = _error(error)
             self.send(ErrorMessage(body.code, body.message))
@@ -205,6 +213,8 @@ class Session:
                 await self.hello(decoded)
             case SyncRequest():
                 self.sync()
+            case Create():
+                await self.create(decoded)
 
     async def hello(self, hello: Hello) -> None:
         if self.watcher is not None:
@@ -216,7 +226,47 @@ class Session:
             body = _error(error)
             self.send(ErrorMessage(body.code, body.message))
 
+    async def create(self, asked: Create) -> None:
+        """Create a campaign and move this socket to it (see the module's docstring)."""
+        try:
+            seats = seats_of(asked.campaign)
+            bots = asked.campaign.bots or {}
+            people = [seat for seat in seats if seat not in bots]
+            seat = asked.seat or (people[0] if people else None)
+            if seat is None or seat not in people:
+                raise ApiError(
+                    "bad_request",
+                    f"This socket plays a seat a person plays: one of {', '.join(people)}.",
+                )
+            created = await create_campaign(self.ctx, self.client, asked.campaign)
+        except Exception as error:
+            body = _error(error)
+            self.send(ErrorMessage(body.code, body.message))
+            return
+        if self.watcher is not None:
+            # Nothing of the campaign it leaves is queued after this: ``created`` comes next.
+            await self.ctx.hub.leave(self.watcher)
+            self.watcher, self.seat = None, None
+        self.campaign_id = created.id
+        logs.campaign_id.set(created.id)
+        token = created.seats[seat]
+        self.send(
+            Created(
+                created.id, created.game, created.seats, created.seed_hash, created.version, seat
+            )
+        )
+        await self.hello(Hello(token=token, name=asked.name, presence=asked.presence))
+
     async def _join(self, hello: Hello) -> None:
+        if self.campaign_id is None:
+            self.send(
+                ErrorMessage(
+                    "bad_request",
+                    "This socket has no campaign yet: send 'create', or open "
+                    "/ws/campaigns/{id} to join one.",
+                )
+            )
+            return
         service = self.ctx.service
         name = (hello.name or "").strip() or None
         if name is not None and len(name) > MAX_NAME:
@@ -280,7 +330,7 @@ class Session:
             await self.outbox.settled()
             await self.ws.send(self.frames.encode(welcome))
             while after < head.version:
-                recorded = await service.events(self.campaign_id, after, head.version, MISSED_PAGE)
+                recorded = await service.events(head.facts.id, after, head.version, MISSED_PAGE)
                 after = recorded[-1].version
                 page = Missed(seen_events(head, recorded, seat), after < head.version)
                 await self.ws.send(self.frames.encode(page))
@@ -303,7 +353,7 @@ class Session:
         try:
             acted = await perform(
                 self.ctx,
-                self.campaign_id,
+                watcher.campaign_id,
                 self.seat,
                 act.action,
                 expected_version=act.expected_version,
@@ -315,7 +365,7 @@ class Session:
             self.send(Rejected(act.command_id, body.code, body.message))
         else:
             if acted.duplicate:
-                head = self.ctx.service.heads.cached(self.campaign_id)
+                head = self.ctx.service.heads.cached(watcher.campaign_id)
                 events = [] if head is None else seen_events(head, acted.events, self.seat)
                 self.send(Accepted(act.command_id, acted.first, acted.last, True, events))
             # Otherwise the fan-out has queued the answer with the update it caused.
@@ -325,9 +375,9 @@ class Session:
 
     def _shown(self) -> Head | None:
         """The head this socket sees: a delayed campaign's spectators see it behind the table."""
-        if self.watcher is not None:
-            return self.ctx.hub.showing(self.watcher)
-        return self.ctx.service.heads.cached(self.campaign_id)
+        if self.watcher is None:
+            return None
+        return self.ctx.hub.showing(self.watcher)
 
     def sync(self) -> None:
         head = self._shown()
@@ -364,14 +414,27 @@ async def admitted(websocket: WebSocket, ctx: Context, frames: Frames) -> bool:
     "A play session: hello, welcome, actions, live updates.", ServerMessage, request=ClientMessage
 )
 async def campaign_socket(websocket: WebSocket) -> None:
+    await _serve(websocket, websocket.path_params["id"])
+
+
+@operation(
+    "A play session that starts by creating its campaign (create, created, welcome, ...).",
+    ServerMessage,
+    request=ClientMessage,
+)
+async def play_socket(websocket: WebSocket) -> None:
+    await _serve(websocket, None)
+
+
+async def _serve(websocket: WebSocket, campaign_id: str | None) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     if not await admitted(websocket, ctx, frames):
         return
-    session = Session(websocket, ctx, websocket.path_params["id"], frames)
-    # The session's own task: whatever it logs, it logs for this campaign.
-    logs.campaign_id.set(session.campaign_id)
+    session = Session(websocket, ctx, campaign_id, frames)
+    # The session's own task: whatever it logs, it logs for its campaign.
+    logs.campaign_id.set(campaign_id)
     ctx.metrics.sockets.inc()
     try:
         reason = await session.run()
