@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from starlette.requests import HTTPConnection
 
 from domain.games import get_game
 from projections.runner import CatalogRunner
 from server.bots.seats import BotSeats, creation_specs, spec_attrs
+from server.bots.specs import BotSpec
 from server.campaigns.delay import delay_attrs
 from server.campaigns.results import Acted
 from server.campaigns.service import CampaignService
@@ -108,23 +110,51 @@ def seats_of(asked: CreateCampaign) -> tuple[str, ...]:
     return tuple(asked.seats) if asked.seats else get_game(asked.game).info.seat_layouts[0]
 
 
-async def create_campaign(ctx: Context, client: str, asked: CreateCampaign) -> CreatedOut:
-    """Create a campaign as ``asked`` by ``client`` (within its limit on creations): its seats'
-    tokens minted (stored as hashes only), its bot seats registered."""
+class Plan(NamedTuple):
+    """A campaign about to be created: everything decided, nothing stored."""
+
+    asked: CreateCampaign
+    seats: tuple[str, ...]
+    specs: dict[str, BotSpec]
+    tokens: dict[str, str]
+    attrs: dict[str, str]
+
+
+async def plan_campaign(ctx: Context, client: str, asked: CreateCampaign) -> Plan:
+    """Check a creation as ``asked`` by ``client`` (within its limit on creations) and mint its
+    seats' tokens; refused here, nothing is stored."""
     await ctx.throttle.created(client)
     game = get_game(asked.game)
     seats = seats_of(asked)
     specs = creation_specs(game, seats, asked.bots)
+    if specs and ctx.bot_seats is None:
+        raise ApiError("unavailable", "This server runs no bots: its store keeps no bot seats.")
     tokens = new_tokens(seats)
     attrs = token_attrs(tokens) | spec_attrs(specs)
     if asked.private:
         attrs[PRIVATE] = "1"
     attrs |= delay_attrs(asked.spectator_delay)
+    return Plan(asked, seats, specs, tokens, attrs)
+
+
+async def make_campaign(ctx: Context, plan: Plan, *, campaign_id: str | None = None) -> CreatedOut:
+    """Create the campaign ``plan`` decided (as ``campaign_id``, when the caller chose it), its
+    bot seats registered; its seats' tokens are stored as hashes only."""
+    asked = plan.asked
     created = await ctx.service.create(
-        asked.game, seed=asked.seed, options=asked.options, seats=seats, attrs=attrs
+        asked.game,
+        seed=asked.seed,
+        options=asked.options,
+        seats=plan.seats,
+        attrs=plan.attrs,
+        campaign_id=campaign_id,
     )
-    if specs:
-        if ctx.bot_seats is None:
-            raise ApiError("unavailable", "This server runs no bots: its store keeps no bot seats.")
-        await ctx.bot_seats.register(created.id, specs)
-    return CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
+    if plan.specs:
+        assert ctx.bot_seats is not None  # checked by plan_campaign
+        await ctx.bot_seats.register(created.id, plan.specs)
+    return CreatedOut(created.id, created.game, plan.tokens, created.seed_hash, created.version)
+
+
+async def create_campaign(ctx: Context, client: str, asked: CreateCampaign) -> CreatedOut:
+    """:func:`plan_campaign`, then :func:`make_campaign`."""
+    return await make_campaign(ctx, await plan_campaign(ctx, client, asked))

@@ -88,7 +88,10 @@ class CampaignService:
         options: Options | None = None,
         seats: Sequence[str] | None = None,
         attrs: dict[str, str] | None = None,
+        campaign_id: str | None = None,
     ) -> Created:
+        """A new campaign: ``campaign_id`` when the caller chose it (:meth:`new_campaign_id`),
+        else a new one."""
         game = get_game(game_name)
         seat_tuple = tuple(seats) if seats else game.info.seat_layouts[0]
         check_seats(game, seat_tuple)
@@ -104,7 +107,7 @@ class CampaignService:
         for event in game.setup(state):
             state = evolve(game, state, event)
             steps.append((event, state))
-        campaign_id = self._fresh.campaign_id()
+        campaign_id = campaign_id or self._fresh.campaign_id()
         commitment = seed_commitment(seed, salt)
         all_attrs = {
             **(attrs or {}),
@@ -129,6 +132,10 @@ class CampaignService:
 
         acted = await self.heads.create(facts, steps, register)
         return Created(campaign_id, game.info.name, seat_tuple, commitment, acted.last)
+
+    def new_campaign_id(self) -> str:
+        """An id for a campaign about to be created (:meth:`create`'s ``campaign_id``)."""
+        return self._fresh.campaign_id()
 
     # -- reading --------------------------------------------------------------------------
 

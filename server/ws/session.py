@@ -26,11 +26,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import SeenEvent
 from server.campaigns.delay import delay_of
 from server.campaigns.head import Head
-from server.context import Context, authenticate, context, create_campaign, perform, seats_of
+from server.context import Context, authenticate, context, make_campaign, perform, plan_campaign
 from server.errors import ApiError, ErrorBody, classify
 from server.live.frames import MAX_FRAME, Frames, frames_for
 from server.live.hub import Origin, Watcher, seen_events, sync_message
-from server.live.outbox import Outbox
+from server.live.outbox import Frame, Outbox
 from server.live.wire import WRITE_NOW
 from server.ops import logs
 from server.protocol.messages import (
@@ -39,6 +39,7 @@ from server.protocol.messages import (
     ClientMessage,
     Create,
     Created,
+    CreatedOut,
     ErrorMessage,
     Hello,
     Missed,
@@ -107,6 +108,15 @@ def frame_data(message: MutableMapping[str, Any]) -> str | bytes:
     if len(data) > MAX_FRAME:
         raise Closed(status.WS_1009_MESSAGE_TOO_BIG, f"Frames are limited to {MAX_FRAME} bytes.")
     return data
+
+
+def _name(given: str | None) -> str | None:
+    """The player's name as a ``hello`` or ``create`` gives it, trimmed; refused past the
+    longest."""
+    name = (given or "").strip() or None
+    if name is not None and len(name) > MAX_NAME:
+        raise ApiError("bad_request", f"A name has at most {MAX_NAME} characters.")
+    return name
 
 
 class Session:
@@ -227,35 +237,58 @@ class Session:
             self.send(ErrorMessage(body.code, body.message))
 
     async def create(self, asked: Create) -> None:
-        """Create a campaign and move this socket to it (see the module's docstring)."""
+        """Create a campaign and move this socket to it (see the module's docstring): the
+        campaign is stored while its feed is watched, then ``created`` and its welcome go out,
+        after anything still queued of the campaign the socket leaves."""
+        hub = self.ctx.hub
         try:
-            seats = seats_of(asked.campaign)
-            bots = asked.campaign.bots or {}
-            people = [seat for seat in seats if seat not in bots]
-            seat = asked.seat or (people[0] if people else None)
-            if seat is None or seat not in people:
+            name = _name(asked.name)
+            plan = await plan_campaign(self.ctx, self.client, asked.campaign)
+            bots = plan.specs
+            people = [seat for seat in plan.seats if seat not in bots]
+            seat = asked.seat or people[0]
+            if seat not in people:
                 raise ApiError(
                     "bad_request",
                     f"This socket plays a seat a person plays: one of {', '.join(people)}.",
                 )
-            created = await create_campaign(self.ctx, self.client, asked.campaign)
         except Exception as error:
             body = _error(error)
             self.send(ErrorMessage(body.code, body.message))
             return
         if self.watcher is not None:
-            # Nothing of the campaign it leaves is queued after this: ``created`` comes next.
-            await self.ctx.hub.leave(self.watcher)
+            # Nothing more of the campaign it leaves is queued once it is dropped, and what is
+            # queued already goes out before ``created``. Its feed is let go of in the
+            # background, not on the way to the new welcome.
+            hub.drop(self.watcher)
             self.watcher, self.seat = None, None
-        self.campaign_id = created.id
-        logs.campaign_id.set(created.id)
-        token = created.seats[seat]
-        self.send(
-            Created(
-                created.id, created.game, created.seats, created.seed_hash, created.version, seat
+            await self.outbox.drained()
+        campaign_id = self.ctx.service.new_campaign_id()
+        self.campaign_id = campaign_id
+        logs.campaign_id.set(campaign_id)
+        made: list[CreatedOut] = []
+
+        async def creating() -> None:
+            made.append(await make_campaign(self.ctx, plan, campaign_id=campaign_id))
+
+        try:
+            watcher, head = await hub.join(
+                campaign_id,
+                seat,
+                self.frames,
+                self.outbox,
+                name=name,
+                presence=asked.presence,
+                creating=creating(),
             )
-        )
-        await self.hello(Hello(token=token, name=asked.name, presence=asked.presence))
+        except Exception as error:
+            self.campaign_id = None
+            body = _error(error)
+            self.send(ErrorMessage(body.code, body.message))
+            return
+        out = made[0]
+        created = Created(out.id, out.game, out.seats, out.seed_hash, out.version, seat)
+        await self._welcome(watcher, head, seat, None, first=self.frames.encode(created))
 
     async def _join(self, hello: Hello) -> None:
         if self.campaign_id is None:
@@ -267,29 +300,42 @@ class Session:
                 )
             )
             return
-        service = self.ctx.service
-        name = (hello.name or "").strip() or None
-        if name is not None and len(name) > MAX_NAME:
-            self.send(ErrorMessage("bad_request", f"A name has at most {MAX_NAME} characters."))
+        try:
+            name = _name(hello.name)
+        except ApiError as error:
+            self.send(ErrorMessage(error.code, error.message))
             return
-        facts = await service.facts(self.campaign_id)
         seat = await authenticate(self.ctx, self.client, self.campaign_id, hello.token)
         watcher, head = await self.ctx.hub.join(
             self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
         )
+        await self._welcome(watcher, head, seat, hello.since)
+
+    async def _welcome(
+        self,
+        watcher: Watcher,
+        head: Head,
+        seat: str | None,
+        since: int | None,
+        *,
+        first: Frame | None = None,
+    ) -> None:
+        """Welcome the socket that joined as ``watcher`` at ``head`` (its outbox held), with
+        the events after ``since`` it missed; ``first`` goes out before the welcome."""
+        facts = head.facts
         # A delayed campaign's spectator is welcomed behind the table, where it stays.
         delay = delay_of(facts.attrs) if seat is None else None
         try:
             missed: list[SeenEvent] = []
             after = head.version
-            if hello.since is not None:
-                if not 1 <= hello.since <= head.version:
+            if since is not None:
+                if not 1 <= since <= head.version:
                     raise ValueError(
-                        f"'since' must be a version from 1 to {head.version}, not {hello.since}."
+                        f"'since' must be a version from 1 to {head.version}, not {since}."
                     )
-                if hello.since < head.version:
-                    recorded = await service.events(
-                        self.campaign_id, hello.since, head.version, MISSED_PAGE
+                if since < head.version:
+                    recorded = await self.ctx.service.events(
+                        facts.id, since, head.version, MISSED_PAGE
                     )
                     missed = seen_events(head, recorded, seat)
                     after = recorded[-1].version
@@ -302,7 +348,7 @@ class Session:
             raise
         self.seat, self.watcher = seat, watcher
         welcome = Welcome(
-            campaign=self.campaign_id,
+            campaign=facts.id,
             game=facts.game.info.name,
             seat=seat,
             seats=list(facts.seats),
@@ -314,11 +360,13 @@ class Session:
             missed_more=after < head.version,
             spectator_delay=delay if head.outcome == "running" else None,
         )
+        firsts = () if first is None else (first,)
         if after == head.version:
-            self.outbox.release(self.frames.encode(welcome))
+            self.outbox.release(*firsts, self.frames.encode(welcome))
         else:
+            assert first is None  # only a creation sends one, and it has nothing to resume
             await self._resume_in_pages(welcome, head, seat, after)
-        self.ctx.hub.announce(self.campaign_id)
+        self.ctx.hub.announce(facts.id)
 
     async def _resume_in_pages(
         self, welcome: Welcome, head: Head, seat: str | None, after: int
