@@ -244,7 +244,11 @@ class Hub:
                 await self._watch(campaign_id)
                 await self._heads.head(campaign_id)  # caught up once the feed covers what follows
             else:
-                await asyncio.gather(self._watch(campaign_id), creating)
+                creation = asyncio.ensure_future(creating)
+                try:
+                    await self._watch(campaign_id)
+                finally:
+                    await creation  # done already, most often: then it costs no turn
                 if self._heads.cached(campaign_id) is None:  # not the head it created
                     await self._heads.head(campaign_id)
         except BaseException:

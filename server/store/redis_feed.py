@@ -175,11 +175,16 @@ class RedisFeed:
             # before both is found by the catch-up read that follows the watch, and one made
             # after both is published and heard. Without a connection now, the next one
             # subscribes it and confirms.
-            steps = [self._mark([campaign_id], True)]
-            if pubsub is not None:
-                steps.append(pubsub.ssubscribe(channel))
-            await asyncio.gather(*steps)
-            await asyncio.wait_for(confirmed, self._confirm_timeout)
+            # (Awaited in this task, not gathered: each task handed a result costs a turn of a
+            # busy event loop, and a join waits for every one: docs/performance.md.)
+            marking = asyncio.ensure_future(self._mark([campaign_id], True))
+            try:
+                if pubsub is not None:
+                    await pubsub.ssubscribe(channel)
+            finally:
+                await marking
+            async with asyncio.timeout(self._confirm_timeout):
+                await confirmed
         except StoreUnavailable:
             self._drop_waiter(channel, confirmed)
             raise
