@@ -2,8 +2,7 @@
 
     python loadtests/peer_loop.py --sessions 1,50,200 --duration 15 [--workers 2]
         [--paced 2.0] [--churn [--new-over socket|http]] [--bot-partners 100] [--idle 10000]
-        [--peer DIR]
-        [--redis-url URL]
+        [--pin 0/1] [--peer DIR] [--redis-url URL]
 
 For each configuration a tabletale server is started on a free loopback port (on Redis, under a
 key prefix of its own that is deleted afterwards), ``S`` sessions are set up (a campaign and a
@@ -17,7 +16,9 @@ and opens a new socket to it. With ``--bot-partners N``, N sessions more play Gi
 Ennis in co-op with a search bot as Ennis (thinking in the server's bot processes, at its bot
 pace), waiting for the bot's moves as a person would and starting a new journey when one ends;
 the ``S`` sessions' round trips are reported apart from theirs, so that what the bots cost the
-people beside them shows. ``--idle N`` opens ``N`` player sockets
+people beside them shows. ``--pin 0/1`` puts the server's processes on core 0 and the load
+generator and a local Redis on core 1 for the run (Redis is put back afterwards), so that the
+tail measured is the server's own; the CPU of each of the three is reported. ``--idle N`` opens ``N`` player sockets
 that never act and measures what they cost the server. When Node and the boardgame.io harness
 (``--peer``) are present, the harness runs with the same ``S`` and ``D`` right after, so the
 ratios come from one sitting on one machine.
@@ -53,8 +54,10 @@ from clients.replica import ProtocolError  # noqa: E402
 from loadtests.server_under_test import (  # noqa: E402
     cpu_seconds,
     memory_kib,
+    pinned,
     process_tree,
     redis_connections,
+    redis_pids,
     tabletale_server,
 )
 
@@ -320,45 +323,73 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
                     command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
                 )
             )
-        for driver in drivers:
-            assert driver.stdout is not None
-            driver.stdout.readline()  # {"ready": n}
-        begin = time.time() + 0.5
-        end = begin + args.duration
-        for driver in drivers:
-            assert driver.stdin is not None
-            driver.stdin.write(f"go {begin} {end}\n")
-            driver.stdin.flush()
-        time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
-        cpu_before = cpu_seconds(pids)
-        driver_pids = [driver.pid for driver in drivers]
-        driver_cpu = -cpu_seconds(driver_pids)
-        thinkers = [p for p in process_tree(server.pid) if p not in pids]  # bot workers
-        thinking_cpu = -cpu_seconds(thinkers)
-        bot_moves_before = _bot_moves(base, args)
-        pauses_before = collector_pauses(base) if args.workers == 1 else None
-        profiler = _profile(args, pids)
-        time.sleep(max(0.0, end - time.time()))  # the measured window itself
-        cpu_after = cpu_seconds(pids)
-        driver_cpu += cpu_seconds(driver_pids)
-        thinking_cpu += cpu_seconds(thinkers)
-        bot_moves = _bot_moves(base, args) - bot_moves_before
-        pauses = {}
-        if pauses_before is not None:
-            pauses = pauses_between(pauses_before, collector_pauses(base))
-        rss_after = memory_kib(pids, "VmRSS")
-        if profiler is not None:
-            profiler.wait(timeout=args.duration + 30)
-        connections = redis_connections(args.redis_url, pids)
-        results = []
-        for driver in drivers:
-            stdout, _ = driver.communicate(timeout=60)
-            results.append(json.loads(stdout.strip().splitlines()[-1]))
-        peak = memory_kib(pids, "VmHWM")
+        redis = redis_pids(args.redis_url)
+        placement: dict[int, set[int]] = {}
+        if args.pin is not None:
+            # The server alone on its cores; the load generator and Redis on the others, so the
+            # tail measured is the server's own.
+            server_cores, other_cores = args.pin
+            placement = {pid: server_cores for pid in process_tree(server.pid)}
+            placement |= {pid: other_cores for pid in [*redis, *(d.pid for d in drivers)]}
+        with pinned(placement):
+            line = _measure(args, sessions, base, server, pids, drivers, redis, rss_started, log)
+    return line
+
+
+def _measure(
+    args: argparse.Namespace,
+    sessions: int,
+    base: str,
+    server: subprocess.Popen[bytes],
+    pids: list[int],
+    drivers: list[subprocess.Popen[str]],
+    redis: list[int],
+    rss_started: int,
+    log: str,
+) -> dict[str, Any]:
+    """The measured window of one configuration, its drivers started: the JSON line."""
+    for driver in drivers:
+        assert driver.stdout is not None
+        driver.stdout.readline()  # {"ready": n}
+    begin = time.time() + 0.5
+    end = begin + args.duration
+    for driver in drivers:
+        assert driver.stdin is not None
+        driver.stdin.write(f"go {begin} {end}\n")
+        driver.stdin.flush()
+    time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
+    cpu_before = cpu_seconds(pids)
+    redis_cpu = -cpu_seconds(redis)
+    driver_pids = [driver.pid for driver in drivers]
+    driver_cpu = -cpu_seconds(driver_pids)
+    thinkers = [p for p in process_tree(server.pid) if p not in pids]  # bot workers
+    thinking_cpu = -cpu_seconds(thinkers)
+    bot_moves_before = _bot_moves(base, args)
+    pauses_before = collector_pauses(base) if args.workers == 1 else None
+    profiler = _profile(args, pids)
+    time.sleep(max(0.0, end - time.time()))  # the measured window itself
+    cpu_after = cpu_seconds(pids)
+    redis_cpu += cpu_seconds(redis)
+    driver_cpu += cpu_seconds(driver_pids)
+    thinking_cpu += cpu_seconds(thinkers)
+    bot_moves = _bot_moves(base, args) - bot_moves_before
+    pauses = {}
+    if pauses_before is not None:
+        pauses = pauses_between(pauses_before, collector_pauses(base))
+    rss_after = memory_kib(pids, "VmRSS")
+    if profiler is not None:
+        profiler.wait(timeout=args.duration + 30)
+    connections = redis_connections(args.redis_url, pids)
+    results = []
+    for driver in drivers:
+        stdout, _ = driver.communicate(timeout=60)
+        results.append(json.loads(stdout.strip().splitlines()[-1]))
+    peak = memory_kib(pids, "VmHWM")
     latencies = [x for r in results for x in r["latencies"]]
     errors = sum(r["errors"] for r in results)
     moves = len(latencies)
     cpu = cpu_after - cpu_before
+    pin: tuple[set[int], set[int]] = args.pin or (set(), set())
     line: dict[str, Any] = {
         "server": "tabletale",
         "game": args.game,
@@ -376,6 +407,8 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
         "drivers_cpu_pct_of_one_core": round(100 * driver_cpu / args.duration, 1),
+        "redis_cpu_pct_of_one_core": round(100 * redis_cpu / args.duration, 1) if redis else None,
+        "pinned": {"server": sorted(pin[0]), "rest": sorted(pin[1])} if args.pin else None,
         "frames_per_action": round(sum(r["frames"] for r in results) / moves, 2) if moves else None,
         "bytes_per_action": round(sum(r["bytes"] for r in results) / moves) if moves else None,
         "server_peak_rss_mb": round(peak / 1024, 1),
@@ -472,6 +505,21 @@ def run_peer(args: argparse.Namespace, sessions: int) -> dict[str, Any] | None:
     return line
 
 
+def _cores(text: str) -> tuple[set[int], set[int]]:
+    server, _, rest = text.partition("/")
+
+    def cores(part: str) -> set[int]:
+        return {int(core) for core in part.split(",") if core.strip()}
+
+    try:
+        placed = cores(server), cores(rest)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not SERVER/REST cores, like 0/1") from None
+    if not all(placed):
+        raise argparse.ArgumentTypeError(f"{text!r} names no cores on one side, like 0/1")
+    return placed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", default="1,50,200")
@@ -498,6 +546,13 @@ def main() -> None:
         default="socket",
         help="with --churn, how the next campaign is made: a 'create' on the session's socket, "
         "or POST /api/campaigns and a new socket (as before the socket could create)",
+    )
+    parser.add_argument(
+        "--pin",
+        type=_cores,
+        help="SERVER/REST: the server's processes on the cores SERVER, the load generator and "
+        "a local Redis on REST (e.g. 0/1), so the tail measured is the server's own; Redis is "
+        "put back where it was afterwards",
     )
     parser.add_argument("--peer", default=str(DEFAULT_PEER))
     parser.add_argument("--no-peer", action="store_true")
