@@ -58,6 +58,21 @@ def socket_url(base: str, campaign: str) -> str:
     return f"{base}/ws/campaigns/{campaign}"
 
 
+async def _open(url: str, *, msgpack: bool, timeout: float) -> ClientConnection:
+    """A play socket at ``url`` (MessagePack frames when asked); Unreachable when nobody
+    answers there."""
+    try:
+        return await connect(
+            url,
+            subprotocols=[MSGPACK] if msgpack else None,  # type: ignore[list-item]
+            open_timeout=timeout,
+            compression=None,
+            ping_interval=PING_INTERVAL_S,
+        )
+    except (OSError, TimeoutError) as error:
+        raise Unreachable(url, error) from None
+
+
 class Seat:
     """One connection to a campaign, as a seat (with a token) or as a spectator."""
 
@@ -91,18 +106,7 @@ class Seat:
         sockets; ``presence`` asks to be told who is connected (see ``Replica.presence``). A
         server that does not answer raises :class:`~clients.http.Unreachable`. A ``replica``
         kept from an earlier socket goes on from there (with ``since``, its version)."""
-        protocols = [MSGPACK] if msgpack else None
-        url = socket_url(base, campaign)
-        try:
-            connection = await connect(
-                url,
-                subprotocols=protocols,  # type: ignore[arg-type]
-                open_timeout=timeout,
-                compression=None,
-                ping_interval=PING_INTERVAL_S,
-            )
-        except (OSError, TimeoutError) as error:
-            raise Unreachable(url, error) from None
+        connection = await _open(socket_url(base, campaign), msgpack=msgpack, timeout=timeout)
         async with connection:
             seat = cls(connection, binary=msgpack, replica=replica)
             hello: Message = {"type": "hello", "token": token, "since": since}
@@ -133,18 +137,8 @@ class Seat:
         """Open a socket that creates ``campaign`` (the body ``POST /api/campaigns`` takes) and
         plays it as ``seat`` (None: the first seat a person plays); the seats' tokens are in
         :attr:`created`."""
-        protocols = [MSGPACK] if msgpack else None
         url = f"{base.rstrip('/')}/ws/play"
-        try:
-            connection = await connect(
-                url,
-                subprotocols=protocols,  # type: ignore[arg-type]
-                open_timeout=timeout,
-                compression=None,
-                ping_interval=PING_INTERVAL_S,
-            )
-        except (OSError, TimeoutError) as error:
-            raise Unreachable(url, error) from None
+        connection = await _open(url, msgpack=msgpack, timeout=timeout)
         async with connection:
             opened = cls(connection, binary=msgpack)
             await opened.play_new(
