@@ -7,7 +7,7 @@ from starlette.responses import Response
 
 from projections.catalog import known_luck
 from projections.log import seen_log
-from projections.views import seat_view
+from projections.views import view_at
 from server.http.context import context
 from server.http.respond import campaign_id, endpoint, json, query, seat_of
 from server.messages import (
@@ -75,7 +75,7 @@ async def state(request: Request) -> Response:
     else:
         version, current = await ctx.service.state_at(cid, at)
         game = head.game
-        view, legal, outcome = seat_view(game, current, seat), [], game.outcome(current)
+        view, legal, outcome = view_at(game, current, seat, version), [], game.outcome(current)
     out = StateOut(
         version=version,
         view=view,
