@@ -92,6 +92,8 @@ def test_every_event_has_a_timeline_line_or_none_and_a_redacted_form(
     table = Table(GAME, seed=seed, chapter=chapter)
     picks = Picks(picker)
     for _ in range(length):
+        if GAME.outcome(table.state) != "running":
+            break
         table.apply(GAME.decide(table.state, "player", picks.pick(playing(table.legal())).action))
     state: EilaState = GAME.initial(table.events[0])
     for event in table.events[1:]:

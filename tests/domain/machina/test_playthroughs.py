@@ -28,7 +28,11 @@ SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 def test_random_legal_playthroughs_end_and_replay_exactly(
     seats: tuple[str, ...], seed: int, picker: int
 ) -> None:
-    picks = Picks(picker)
+    play_to_the_end(seats, seed, Picks(picker))
+
+
+def play_to_the_end(seats: tuple[str, ...], seed: int, picks: Picks) -> int:
+    """Plays random legal actions until the expedition ends, checking each; returns how many."""
     first = created(seats, seed)
     state = evolve(GAME, None, first)  # as the server does: the engine keys the generator
     stream: list[tuple[int, object]] = [(1, first)]
@@ -58,3 +62,4 @@ def test_random_legal_playthroughs_end_and_replay_exactly(
     assert state.clock <= CONTENT.scenario.clock
     replayed = [state_hash(s) for _, s in states(GAME, stream)]
     assert replayed == hashes
+    return taken
