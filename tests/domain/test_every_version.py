@@ -75,8 +75,16 @@ def play_every_version(
         played += 1
     if game_name != "eila":
         assert game.outcome(state) != "running", f"{game_name} did not end in {length} actions."
-    else:
-        assert played == length
+        return played
+    assert played == length
+    # Then the campaign is abandoned, asked and confirmed: those versions have views too.
+    for action in ("abandon", "confirm_abandon:true"):
+        (chosen,) = [la for la in game.legal_actions(state, "player") if la.id == action]
+        steps = game.play(state, "player", chosen.action)
+        for _, after in steps:
+            check_every_viewer(game, after, seats)
+        state = steps[-1][1]
+    assert game.outcome(state) != "running" and game.to_act(state) == ()
     return played
 
 
