@@ -157,3 +157,21 @@ async def test_the_state_at_a_version_whose_view_fails_is_a_typed_error(
     assert reply.status_code == 500
     assert reply.json()["error"]["code"] == "view_unavailable"
     assert (await api.get(f"/api/campaigns/{cid}/state", params={"at": 4})).status_code == 200
+
+
+async def test_a_replay_that_fails_otherwise_says_so_and_closes(
+    server: tuple[Live, CampaignService], api: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live, service = server
+    cid, _ = await rolled(api, service)
+
+    def redact(event: Any, seat: str | None) -> Any:
+        raise AssertionError("a fault in the game's redaction")
+
+    monkeypatch.setattr(dice_race.GAME, "redact", redact)
+    frames, code, _ = await replayed(live, cid, start=2)
+    assert [(f["type"], f.get("code")) for f in frames] == [
+        ("welcome", None),
+        ("error", "internal"),
+    ]
+    assert code == 1011
