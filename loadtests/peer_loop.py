@@ -19,8 +19,9 @@ the ``S`` sessions' round trips are reported apart from theirs, so that what the
 people beside them shows. ``--pin 0/1`` puts the server's processes on core 0 and the load
 generator and a local Redis on core 1 for the run (Redis is put back afterwards), so that the
 tail measured is the server's own; the CPU of each of the three is reported. ``--idle N`` opens
-``N`` player sockets that never act and measures what they cost the server. When Node and the boardgame.io harness
-(``--peer``) are present, the harness runs with the same ``S`` and ``D`` right after, so the
+``N`` player sockets that never act and measures what they cost the server. When Node and the
+boardgame.io harness (``--peer``) are present, the harness runs with the same ``S`` and ``D``
+right after, so the
 ratios come from one sitting on one machine.
 
 Prints one JSON line per configuration: moves, moves/s, p50/p95/p99 round trip (ms), errors,
