@@ -21,8 +21,7 @@ generator and a local Redis on core 1 for the run (Redis is put back afterwards)
 tail measured is the server's own; the CPU of each of the three is reported. ``--idle N`` opens
 ``N`` player sockets that never act and measures what they cost the server. When Node and the
 boardgame.io harness (``--peer``) are present, the harness runs with the same ``S`` and ``D``
-right after, so the
-ratios come from one sitting on one machine.
+right after, so the ratios come from one sitting on one machine.
 
 Prints one JSON line per configuration: moves, moves/s, p50/p95/p99 round trip (ms), errors,
 server CPU per accepted action (ms), server peak RSS, the Redis connections each server process
