@@ -241,7 +241,7 @@ def chart(done: dict[str, list[Done]], path: Path) -> None:
         axes.set_xlabel("chance of winning given (mean of the decile)")
         axes.set_ylabel("share of those positions won (95% interval)")
         axes.set_title("Are the analysis's chances honest?")
-        axes.legend(loc="upper left", title="game (positions)")
+        axes.legend(loc="lower right", title="game (positions)")
         figure.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
 
 
