@@ -136,7 +136,7 @@ def create_app(
     analyst = None
     if driver is not None and analyses_table is not None:
         # Analyses think in the bots' worker processes, at their priority, one point a call.
-        analyst = Analyst(service, analyses_table, driver.run)
+        analyst = Analyst(service, analyses_table, driver.run, parallel=driver.settings.workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

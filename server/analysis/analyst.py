@@ -4,7 +4,8 @@ kept in the store's analysis table as soon as it is computed.
 An analysis is keyed by the campaign, its ruleset and the level. Asking for one starts a *job*
 for the decision points that have no estimate kept yet (or adds them to the job already running
 under that key); a job estimates them in order, one call to a worker each, so progress shows
-between points, and a cancel or a server stop takes effect between them. Whatever was kept
+between points (a job keeps as many in the workers at once as there are workers), and a cancel
+or a server stop takes effect between them. Whatever was kept
 stays kept: a second reader, or the same one after a restart, is answered from the store, and
 only what is missing is ever computed. Once every decision point of an ended campaign has its
 estimate, the whole analysis is kept too, and read back without replaying the campaign.
@@ -61,10 +62,15 @@ class _Job:
 class Analyst:
     """``app.state.analyses``: starts, follows and cancels the process's analyses."""
 
-    def __init__(self, service: CampaignService, table: AnalysisTable, run: Run) -> None:
+    def __init__(
+        self, service: CampaignService, table: AnalysisTable, run: Run, *, parallel: int = 1
+    ) -> None:
         self.service = service
         self.table = table
         self._run = run
+        self._parallel = max(1, parallel)
+        """Points a job has in the workers at once: as many as there are workers, so that a
+        bot's decision waits behind one point at most."""
         self.computed = 0
         """Estimates this process has computed (a reader answered from the store adds none)."""
         self._jobs: dict[Key, _Job] = {}
@@ -196,15 +202,21 @@ class Analyst:
     async def _work(self, key: Key, job: _Job) -> None:
         campaign_id, ruleset, level = key
         seed = analysis_seed(campaign_id)
-        game = job.head.game
+        thinking: set[asyncio.Task[tuple[int, bytes]]] = set()
         try:
-            while job.queue:
-                decision = job.queue.pop(0)
-                observed: Observed = observe(game, campaign_id, decision)
-                data: bytes = await self._run(estimate, observed, level, seed)
-                await self.table.save_point(campaign_id, ruleset, level, decision.version, data)
-                self.computed += 1
-                if not job.queue and job.head.outcome != "running":
+            while job.queue or thinking:
+                while job.queue and len(thinking) < self._parallel:
+                    decision = job.queue.pop(0)
+                    observed = observe(job.head.game, campaign_id, decision)
+                    thinking.add(asyncio.create_task(self._estimate(observed, level, seed)))
+                finished, thinking = await asyncio.wait(
+                    thinking, return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in finished:
+                    version, data = task.result()
+                    await self.table.save_point(campaign_id, ruleset, level, version, data)
+                    self.computed += 1
+                if not job.queue and not thinking and job.head.outcome != "running":
                     # Keeps the whole analysis (a reader asking meanwhile may queue more).
                     await self.read(job.head, level, EVERY_SEAT)
         except (StoreError, DomainError) as error:
@@ -212,8 +224,14 @@ class Analyst:
         except Exception:
             log.exception("The analysis of %s failed.", campaign_id)
         finally:
+            for task in thinking:
+                task.cancel()
             if self._jobs.get(key) is job:
                 del self._jobs[key]
+
+    async def _estimate(self, observed: Observed, level: int, seed: int) -> tuple[int, bytes]:
+        data: bytes = await self._run(estimate, observed, level, seed)
+        return observed.version, data
 
 
 def _level(level: int | None) -> int:

@@ -19,9 +19,9 @@ FRESH_LUCK = "fresh_luck"
 """``1``: the fork was reseeded, its luck drawn anew from the decision point on."""
 
 
-def try_command(point: Point) -> str:
-    """The command id of the preferred move played in the fork."""
-    return f"analysis:try:{point.seat}@{point.version}"
+def try_command(seat: str, version: int) -> str:
+    """The command id of the preferred move played in the fork of decision point ``version``."""
+    return f"analysis:try:{seat}@{version}"
 
 
 async def try_it(
@@ -45,6 +45,6 @@ async def try_it(
         point.seat,
         point.preferred.id,
         expected_version=created.version,
-        command_id=try_command(point),
+        command_id=try_command(point.seat, point.version),
     )
     return created, acted
