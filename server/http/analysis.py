@@ -50,7 +50,7 @@ def analyst(request: Request) -> Analyst:
     AnalysisOut, request=AnalysisRequest, status=status.HTTP_202_ACCEPTED, seat_token=True,
 )  # fmt: skip
 @endpoint
-async def start(request: Request) -> Response:
+async def start_analysis(request: Request) -> Response:
     ctx = context(request)
     seat = await seat_of(request)
     data = await read_body(request)
@@ -66,7 +66,7 @@ async def start(request: Request) -> Response:
     AnalysisOut, query={"level": Level}, seat_token=True,
 )  # fmt: skip
 @endpoint
-async def progress(request: Request) -> Response:
+async def analysis_progress(request: Request) -> Response:
     ctx = context(request)
     seat = await seat_of(request)
     asked = query(request, AnalysisQuery)
@@ -80,7 +80,7 @@ async def progress(request: Request) -> Response:
     AnalysisOut, query={"level": Level}, seat_token=True,
 )  # fmt: skip
 @endpoint
-async def cancel(request: Request) -> Response:
+async def cancel_analysis(request: Request) -> Response:
     ctx = context(request)
     seat = await seat_of(request)
     asked = query(request, AnalysisQuery)
@@ -96,7 +96,7 @@ async def cancel(request: Request) -> Response:
     TriedOut, request=TryRequest, status=status.HTTP_201_CREATED, seat_token=True,
 )  # fmt: skip
 @endpoint
-async def try_preferred(request: Request) -> Response:
+async def try_preferred_move(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
     seat = await seat_of(request)
