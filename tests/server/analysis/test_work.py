@@ -44,7 +44,5 @@ def test_the_observation_keeps_what_the_seat_saw_and_replaces_what_it_did_not() 
     decision = found[len(found) // 2]
     observed = observe(game, "c-1", decision)
     assert game.view(observed.seen, decision.seat) == game.view(decision.state, decision.seat)
-    assert game.view(observed.seen_after, decision.seat) == game.view(
-        decision.after, decision.seat
-    )
+    assert game.view(observed.seen_after, decision.seat) == game.view(decision.after, decision.seat)
     assert observed.seen != decision.state, "the hidden part is sampled, not the true one"
