@@ -131,8 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(exit status 2; default: 120)",
     )
 
-    from cli import export, importing, migrate
+    from cli import analyse, export, importing, migrate
 
+    analyse.register(commands)
     export.register(commands)
     importing.register(commands)
     migrate.register(commands)
@@ -209,6 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from cli.content_check import check_content
 
             return check_content(args.path)
+        case "analyse":
+            from cli import analyse
+
+            return analyse.run(args)
         case "export":
             from cli import export
 

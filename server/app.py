@@ -15,12 +15,13 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from domain.core.game import Game
 from projections.runner import CatalogRunner
+from server.analysis.analyst import Analyst
 from server.bots.driver import BotDriver
 from server.bots.seats import BotSeats
 from server.campaigns.service import CampaignService
 from server.campaigns.timeline_cache import Timelines
 from server.context import Context
-from server.http import bots, campaigns, commands, export, games, lineage, ops, reads
+from server.http import analysis, bots, campaigns, commands, export, games, lineage, ops, reads
 from server.http.static import WEB_ROOT, WebClient
 from server.lineage.family import Lineages
 from server.live import presence
@@ -28,6 +29,7 @@ from server.live.hub import Hub
 from server.ops.metrics import Metrics
 from server.protocol import openapi
 from server.settings import BotSettings, load
+from server.store.analyses import analyses_of
 from server.store.feed import LocalFeed
 from server.store.leases import bot_table_of
 from server.store.redis_store import RedisStore
@@ -71,6 +73,10 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/bots", bots.hand_over, methods=["POST"]),
         Route(api + "/{id}/bots/take-back", bots.take_back, methods=["POST"]),
         Route(api + "/{id}/hint", bots.hint, methods=["POST"]),
+        Route(api + "/{id}/analysis", analysis.start_analysis, methods=["POST"]),
+        Route(api + "/{id}/analysis", analysis.analysis_progress, methods=["GET"]),
+        Route(api + "/{id}/analysis", analysis.cancel_analysis, methods=["DELETE"]),
+        Route(api + "/{id}/analysis/try", analysis.try_preferred_move, methods=["POST"]),
         Route("/api/stats", reads.stats, methods=["GET"]),
         Route("/api/bots", bots.driver_status, methods=["GET"]),
         Route("/api/games", games.list_games, methods=["GET"]),
@@ -129,6 +135,11 @@ def create_app(
     ctx = Context(
         service, hub, metrics, runner, limits, Timelines(service.heads), bot_seats=seats_api
     )
+    analyses_table = analyses_of(store)
+    analyst = None
+    if driver is not None and analyses_table is not None:
+        # Analyses think in the bots' worker processes, at their priority, one point a call.
+        analyst = Analyst(service, analyses_table, driver.run, parallel=driver.settings.workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -145,6 +156,8 @@ def create_app(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if analyst is not None:
+                await analyst.close()  # before the workers it thinks in stop
             if driver is not None:
                 await driver.close()
             await hub.close()
@@ -168,5 +181,6 @@ def create_app(
     app.state.ctx = ctx
     app.state.lineages = Lineages(service, runner)
     app.state.bot_seats = seats_api
+    app.state.analyses = analyst
     app.state.openapi = openapi.build(table)
     return app

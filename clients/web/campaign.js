@@ -12,6 +12,7 @@ import { LiveConnection } from "./connection.js";
 import { dangerMenu, isDangerous } from "./danger.js";
 import { BotControls } from "./hint.js";
 import { clear, h } from "./dom.js";
+import { analysisOffer } from "./analysis.js";
 import { endPanel as drawEnd } from "./ending.js";
 import { renderSeats } from "./presence.js";
 import { choose, playerName, playing, remember } from "./seats.js";
@@ -323,6 +324,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     const reason = story.lines.length ? story.lines[story.lines.length - 1].text : "";
     endSlot.hidden = false;
     drawEnd(endSlot, { outcome: replica.outcome, reason, described });
+    endSlot.append(analysisOffer({ campaign, token, navigate }));
     announce(`${replica.outcome === "won" ? "Won" : "Lost"}. ${reason}`);
   }
 

@@ -201,7 +201,33 @@ class ForkIndex(Protocol):
         ...
 
 
+class AnalysisTable(Protocol):
+    """Analyses kept beside a stream (``server.analysis``): a projection of the campaign, each
+    decision point's estimate as it is computed, and the whole analysis once it is complete,
+    under the campaign, its ruleset and the level. Derived, never the truth: a lost entry is
+    computed again. Every method may raise StoreUnavailable."""
+
+    async def save_point(
+        self, campaign_id: str, ruleset: str, level: int, version: int, data: bytes
+    ) -> None:
+        """Keep the estimate at ``version`` (one written again replaces it)."""
+        ...
+
+    async def points(self, campaign_id: str, ruleset: str, level: int) -> dict[int, bytes]:
+        """Every estimate kept under the key, by version (none: empty)."""
+        ...
+
+    async def save_whole(self, campaign_id: str, ruleset: str, level: int, data: bytes) -> None:
+        """Keep the complete analysis of an ended campaign."""
+        ...
+
+    async def whole(self, campaign_id: str, ruleset: str, level: int) -> bytes | None:
+        """The complete analysis kept under the key, or None."""
+        ...
+
+
 class EventStore(EventRecorder, Snapshots, PointIndex, ForkIndex, Protocol):
     """Everything a backend keeps: the recorder and the indexes beside each stream. Each adapter
     (memory, SQLite, Redis) meets all of it; the shared conformance suites test each part on
-    each. A bot lease table (:mod:`.leases`) is kept beside it where the backend offers one."""
+    each. A bot lease table (:mod:`.leases`) and an analysis table (:class:`AnalysisTable`,
+    :mod:`.analyses`) are kept beside it where the backend offers them."""

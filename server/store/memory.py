@@ -34,6 +34,7 @@ from server.store.point_runs import (
 from server.store.recording import Recording
 
 if TYPE_CHECKING:
+    from server.store.analyses import MemoryAnalyses
     from server.store.leases import MemoryBotTable
 
 
@@ -190,6 +191,12 @@ class MemoryStore(Recording, PointRunsNear):
         from server.store.leases import memory_table
 
         return memory_table(self)
+
+    def analyses(self) -> MemoryAnalyses:
+        """Analyses kept beside each stream (:mod:`server.store.analyses`)."""
+        from server.store.analyses import memory_analyses
+
+        return memory_analyses(self)
 
     async def ping(self) -> None:
         return None

@@ -79,6 +79,7 @@ from server.store.redis_records import (
 )
 
 if TYPE_CHECKING:
+    from server.store.analyses_redis import RedisAnalyses
     from server.store.leases_redis import RedisBotTable
 
 _SCRIPTS = importlib.resources.files("server.store")
@@ -187,6 +188,12 @@ class RedisStore(Recording, PointRunsNear):
         from server.store.leases_redis import RedisBotTable
 
         return RedisBotTable(self._client, self._prefix, timeout=self._timeout)
+
+    def analyses(self) -> RedisAnalyses:
+        """Analyses kept beside each stream, on its slot (:mod:`server.store.analyses`)."""
+        from server.store.analyses_redis import RedisAnalyses
+
+        return RedisAnalyses(self._client, self._prefix, timeout=self._timeout)
 
     def _key(self, campaign_id: str, part: str) -> str:
         return f"{self._prefix}:{{{campaign_id}}}:{part}"

@@ -39,6 +39,7 @@ from server.store.recording import Recording
 from server.store.sqlite_schema import connect, decode_attrs, immediate
 
 if TYPE_CHECKING:
+    from server.store.analyses_sqlite import SqliteAnalyses
     from server.store.leases_sqlite import SqliteBotTable
 
 T = TypeVar("T")
@@ -319,6 +320,12 @@ class SqliteStore(Recording, PointRunsNear):
         from server.store.leases_sqlite import SqliteBotTable
 
         return SqliteBotTable(self._run)
+
+    def analyses(self) -> SqliteAnalyses:
+        """Analyses kept beside each stream, in this file (:mod:`server.store.analyses`)."""
+        from server.store.analyses_sqlite import SqliteAnalyses
+
+        return SqliteAnalyses(self._run)
 
     async def ping(self) -> None:
         await self._run(lambda db: db.execute("SELECT 1").fetchone())
