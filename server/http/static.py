@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
-WEB_ROOT = Path(__file__).resolve().parents[1] / "clients" / "web"
+WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"
 """The shipped browser client. Found by path, not imported: it is files, not Python, and it is
 installed beside this package (see ``[tool.setuptools.package-data]``)."""
 
