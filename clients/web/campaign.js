@@ -131,8 +131,12 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   const memory = new Map();
   const story = new Story(campaign, token);
   const turnBar = new TurnBar({ show: () => showChoices() });
-  const bots = new BotControls({ campaign, seat, token, info, changed: () => drawSeats() });
+  const bots = new BotControls({
+    campaign, seat, token, info, changed: () => drawSeats(),
+    table: () => ({ seats: replica.seats, connected: replica.connected(), outcome: replica.outcome, online: online() }),
+  });
   turnBar.attach(bots.button, bots.output);
+  turnBar.node.append(bots.top);
   const status = h("p", { class: "campaign-status" });
   const notices = h("div", { class: "notices", "aria-live": "polite" });
   const announcer = h("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -217,7 +221,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     boardSlot.classList.toggle("busy", connection.busy);
     boardSlot.classList.toggle("offline", !online());
     const began = turnBar.update(state, gameTitle);
-    if (live) bots.update(replica);
+    if (live) bots.update(replica, online());
     if (began && !ended) announce(`Your move. ${state.detail}`);
     restoreFocus(refocus);
   }
@@ -365,7 +369,10 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       if (replica.outcome !== "running") notices.querySelector('[data-notice="delay"]')?.remove(); // the delay ends with the campaign
       showEnd();
     },
-    presence: drawSeats,
+    presence: () => {
+      drawSeats();
+      bots.presenceChanged();
+    },
     status: (state, detail) => {
       if (state === "down") {
         notice(notices, `The connection dropped. Reconnecting in ${Math.round(detail.delay / 100) / 10} s (attempt ${detail.attempt})…`, "warn", "connection");

@@ -44,7 +44,7 @@ export function renderSeats(node, { campaign, replica, playing, switchTo, info, 
   });
   const spectators = replica.presence?.spectators ?? 0;
   const invites = Object.entries(tokens)
-    .filter(([seat]) => seat !== playing && replica.seats.length > 1)
+    .filter(([seat]) => seat !== playing && replica.seats.length > 1 && !bots.has(seat))
     .map(([seat, token]) => inviteBox(campaign, seat, token, seatName(info, seat)));
   const watching = spectators === 1 ? "1 spectator watching" : `${spectators} spectators watching`;
   clear(node,
