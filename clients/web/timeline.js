@@ -88,7 +88,7 @@ export class Timeline {
         h("button", { type: "button", class: "ghost next-point", title: "The decision point after", onclick: () => this.toPoint(1) }, "Next decision ◆"),
         this.forkButton = h("button", { type: "button", class: "fork", onclick: () => this.fork() }, "Fork from here"),
         this.rewindButton = h("button", { type: "button", class: "rewind", onclick: () => this.rewind() }, "Rewind to here"),
-        h("button", { type: "button", class: "ghost live", onclick: () => this.host.leave() }, "Back to live play")),
+        h("button", { type: "button", class: "ghost live", onclick: () => this.host.leave() }, this.host.token ? "Back to live play" : "Back to the live game")),
       this.why = h("p", { class: "point-note", role: "status" }),
       h("div", { class: "timeline-row share-row" },
         this.familyLink = h("a", { class: "button ghost family-tree", href: "#" }, "Family tree"),
@@ -130,14 +130,19 @@ export class Timeline {
     const point = this.isPoint(version);
     const rewind = this.canRewind(version);
     const story = this.host.story;
+    // A spectator is offered only what a spectator may do: no rewind, and a fork once it is over.
+    const watching = !this.host.token;
     this.forkButton.textContent = this.finished ? "Fork with new luck from here" : "Fork from here";
+    this.forkButton.hidden = watching && !this.finished;
     this.forkButton.disabled = !point;
-    this.rewindButton.hidden = this.finished;
+    this.rewindButton.hidden = this.finished || watching;
     this.rewindButton.disabled = !rewind;
     this.node.querySelector(".prev-point").disabled = story.pointBefore(version) === undefined;
     this.node.querySelector(".next-point").disabled = story.pointAfter(version) === undefined;
     const parts = [];
-    if (!point) {
+    if (watching && !this.finished) {
+      parts.push("You are watching: a spectator may fork this campaign once it is over (a fork deals out every seat, and with them the cards the players keep hidden), and only its players rewind it.");
+    } else if (!point) {
       const near = this.nearest(version);
       const first = story.firstPoint();
       if (first !== undefined && version < first) {
@@ -151,8 +156,7 @@ export class Timeline {
     } else if (this.finished) {
       parts.push("The campaign is over and its seed is revealed, so it is not rewound: a fork from here plays on with new luck.");
     } else if (!rewind) {
-      if (!this.host.token) parts.push("A decision point. Only a seat may rewind the campaign.");
-      else if (version >= this.host.head()) parts.push("A decision point: the latest move, so there is nothing to rewind.");
+      if (version >= this.host.head()) parts.push("A decision point: the latest move, so there is nothing to rewind.");
       else parts.push("A decision point, but not one the campaign can be rewound to.");
     } else {
       parts.push(`A decision point: fork a new campaign from move ${version}, or rewind this one to it.`);

@@ -1,5 +1,5 @@
 """The timeline in the browser: scrub back through every version, replay at a speed, fork from a
-past version and play the fork, rewind, and the server's refusal shown when it says no.
+past version and play the fork, rewind (what a spectator is offered: test_spectator_offers.py).
 
 Only decision points (versions where a seat had a decision to make) may be forked or rewound to:
 the page offers fork and rewind at the versions the server lists, says why at any other, and never
@@ -266,20 +266,3 @@ def test_a_finished_campaign_is_not_rewound_but_forked_with_new_luck(
     page.locator(".board-slot button.action:not([disabled]):visible").first.click()
     expect(page.locator(".campaign-status")).not_to_have_attribute("data-version", str(at + 1))
     assert version_of(page) > at + 1, "the fork plays on"
-
-
-def test_a_refused_fork_shows_the_servers_reason(server: Live, page: Page) -> None:
-    created = create(server, "gil-ennis", seed=3)
-    open_as(page, server, created["id"], "player", created["seats"]["player"])
-    head = created["version"]
-    open_timeline(page, head)
-    # the head is a decision point, so the page offers a fork there; a spectator may not rewind
-    # at all, and the server refuses a spectator's fork of a running campaign
-    page.goto(f"{server.http}/#/c/{created['id']}/watch")
-    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "")
-    open_timeline(page, head)
-    expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
-    page.get_by_role("button", name="Fork from here").click()
-    expect(page.locator(".notice-error")).to_contain_text(
-        f"Cannot fork at move {head}: Only a seat of the campaign may fork it while it runs"
-    )
