@@ -85,6 +85,23 @@ export const handOver = (id, token, seat, bot = "search") =>
   call("POST", `${campaign(id)}/bots`, { token, body: { seat, bot } });
 export const takeBack = (id, token) => call("POST", `${campaign(id)}/bots/take-back`, { token, body: {} });
 
+// The campaign as an export file (docs/export.md) for the token's seat: complete once it is over,
+// the seat's own partial record before. {blob, filename}.
+export async function exportFile(id, token) {
+  let response;
+  try {
+    response = await fetch(`${campaign(id)}/export`, { headers: { Authorization: `Bearer ${token}` } });
+  } catch {
+    throw new ApiError("offline", "The server cannot be reached.");
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(data?.error?.code || "http", data?.error?.message || `The server answered ${response.status}.`, response.status);
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  return { blob: await response.blob(), filename: named ? named[1] : `${id}.jsonl` };
+}
+
 export const rewind = (id, token, to, expectedVersion = null) =>
   call("POST", `${campaign(id)}/rewind`, {
     token,

@@ -307,11 +307,27 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       online: online(),
       playing: replica.seat,
       bots: bots.bots,
+      download: () => download(),
       switchTo: (next) => {
         choose(campaign, next);
         navigate(next ? `#/c/${campaign}` : `#/c/${campaign}/watch`, { reload: true });
       },
     });
+  }
+
+  // The export file, saved by the browser as a download.
+  async function download() {
+    try {
+      const { blob, filename } = await api.exportFile(campaign, token);
+      const url = URL.createObjectURL(blob);
+      const link = h("a", { href: url, download: filename, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      notice(notices, `The file could not be made: ${error.message}`, "error", "download");
+    }
   }
 
   async function showEnd() {
@@ -326,7 +342,8 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     await story.refresh().catch(() => {});
     const reason = story.lines.length ? story.lines[story.lines.length - 1].text : "";
     endSlot.hidden = false;
-    drawEnd(endSlot, { outcome: replica.outcome, reason, described });
+    drawEnd(endSlot, { outcome: replica.outcome, reason, described, download: token ? download : null });
+    drawSeats(); // the seat's file is complete now
     announce(`${replica.outcome === "won" ? "Won" : "Lost"}. ${reason}`);
   }
 
