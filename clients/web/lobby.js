@@ -18,14 +18,46 @@ function describeProperty(schema) {
   return { choices, nullable, type, default: schema.default ?? null, min: typed.minimum, max: typed.maximum };
 }
 
-// A chapter option names its chapters by their titles, when the game gives them.
+// What each game is about, in a sentence of our own (the lobby's cards).
+const ABOUT = {
+  "gil-ennis": "Two friends hike to Mount Humbaba over a week of camps: pack and spend dice, dream for insight or give in to worry, and keep enough food to reach the peak with dice that match its challenge.",
+  eila: "A small rabbit's adventure in chapters of seven days: choose an option on each card that comes up, gather food, coins and knowledge, keep fear at bay and reach the chapter's goal in time.",
+  machina: "Explorers cross the tiles of a clockwork ruin round by round: move, search and fight the monsters that spawn, while the spawn and horror ratings slide and the threat grows.",
+};
+
+// Options that must agree, per game: choosing one leaves the other only the values that agree
+// with it (the server refuses a campaign whose options disagree). [a, b, pairs of agreeing values]
+const AGREE = {
+  "gil-ennis": [["difficulty", "worry", [["easy", 1], ["normal", 3]]]],
+};
+
+// Makes the fields of `fields` (name -> field) keep to the game's rules of agreement.
+function keepAgreement(game, fields) {
+  for (const [a, b, pairs] of AGREE[game] || []) {
+    const one = fields.get(a);
+    const other = fields.get(b);
+    if (!one || !other) continue;
+    const sync = (from, to, index) => {
+      const chosen = from.read();
+      const allowed = chosen === undefined ? null : new Set(pairs.filter((pair) => pair[index] === chosen).map((pair) => pair[1 - index]));
+      to.allowOnly(allowed);
+    };
+    one.input.addEventListener("change", () => sync(one, other, 0));
+    other.input.addEventListener("change", () => sync(other, one, 1));
+  }
+}
+
+// A chapter option names its chapters by their titles, when the game gives them. The field's
+// label is the schema's title and its note the schema's description (GET /api/games).
 function optionField(name, schema, info) {
   const chapters = name === "chapter" ? info?.chapter_names || {} : {};
   const prop = describeProperty(schema);
-  const id = `option-${name}`;
+  const id = `option-${info.name}-${name}`;
+  const noteId = `${id}-note`;
+  const described = schema.description ? noteId : null;
   let input;
   if (prop.choices.length) {
-    input = h("select", { id, name, dataset: { option: name } },
+    input = h("select", { id, name, dataset: { option: name }, "aria-describedby": described },
       prop.nullable ? h("option", { value: "" }, "default") : null,
       prop.choices.map((choice, i) =>
         h("option", { value: String(i), selected: choice === prop.default }, chapters[String(choice)] || optionValue(choice))));
@@ -39,7 +71,22 @@ function optionField(name, schema, info) {
   } else {
     input = h("input", { id, name, type: "text", value: prop.default ?? "", dataset: { option: name } });
   }
-  return { node: h("label", { class: "field" }, h("span", {}, humanize(name)), input), read: () => readOption(input, prop) };
+  const label = schema.title || humanize(name);
+  const note = schema.description ? h("span", { class: "field-note", id: noteId }, schema.description) : null;
+  const node = h("div", { class: "field" }, h("label", { for: id }, label), input, note);
+  // Leaves only the values in `allowed` choosable (null: all); a value no longer allowed is left
+  // for the first allowed one, and the player is told why.
+  const allowOnly = (allowed) => {
+    if (!prop.choices.length) return;
+    for (const option of input.options) {
+      if (option.value === "") continue;
+      option.disabled = allowed !== null && !allowed.has(prop.choices[Number(option.value)]);
+    }
+    if (input.selectedOptions[0]?.disabled) {
+      input.value = [...input.options].find((option) => !option.disabled && option.value !== "")?.value ?? "";
+    }
+  };
+  return { node, input, read: () => readOption(input, prop), allowOnly };
 }
 
 // "to-eternity" -> "To Eternity"; numbers stay as they are.
@@ -85,6 +132,7 @@ function readSeed(text) {
 const DELAYS = [
   ["", "Live"],
   ['{"moves":1}', "1 move behind"],
+  ['{"moves":2}', "2 moves behind"],
   ['{"moves":3}', "3 moves behind"],
   ['{"moves":10}', "10 moves behind"],
   ['{"seconds":30}', "30 seconds behind"],
@@ -130,6 +178,7 @@ function botSeats(info, layouts, layoutSelect) {
 function gameCard(game, onCreate) {
   const { info, options } = game;
   const fields = Object.entries(options.properties || {}).map(([name, schema]) => [name, optionField(name, schema, info)]);
+  keepAgreement(info.name, new Map(fields));
   const layouts = info.seat_layouts;
   const layoutSelect = h("select", { name: "layout", dataset: { layouts: "" } },
     layouts.map((layout, i) => h("option", { value: String(i) }, layoutName(info, layout))));
@@ -179,6 +228,7 @@ function gameCard(game, onCreate) {
     },
   },
   h("h3", {}, info.title),
+  ABOUT[info.name] ? h("p", { class: "about" }, ABOUT[info.name]) : null,
   h("p", { class: "facts" },
     layouts.map((layout) => h("span", { class: "chip" }, layoutName(info, layout))),
     info.hidden_information ? h("span", { class: "chip chip-muted" }, "hidden information") : null,
