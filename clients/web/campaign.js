@@ -3,7 +3,8 @@
 // end with its reason and revealed seed, and clear messages when something goes wrong.
 //
 // Keys (when no text field has the focus): N brings the seat's first choice into view and focuses
-// it, T opens or closes the timeline, Escape closes a dialog; Tab and Enter do the rest.
+// it, T opens or closes the timeline, ? opens how to play, H asks for a hint, Escape closes a
+// dialog; Tab and Enter do the rest.
 
 import * as api from "./api.js";
 import { ActionSink } from "./boards/common.js";
@@ -11,6 +12,7 @@ import { boardFor } from "./boards/index.js";
 import { LiveConnection } from "./connection.js";
 import { dangerMenu, isDangerous } from "./danger.js";
 import { BotControls } from "./hint.js";
+import { HowTo } from "./howto.js";
 import { clear, h } from "./dom.js";
 import { endPanel as drawEnd } from "./ending.js";
 import { renderSeats } from "./presence.js";
@@ -148,6 +150,14 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   const timelineSlot = h("div", { class: "timeline-slot" });
   const historyBar = h("div", { class: "history-bar", hidden: true, role: "status" });
   const dangerSlot = h("div", { class: "danger-slot" });
+  const howTo = new HowTo({
+    game: entry.entry.game, info,
+    table: () => ({
+      view: history ? history.view : replica.view,
+      legal: history ? [] : (replica.legalActions || []).map((action) => action.id),
+      seat: replica.seat,
+    }),
+  });
   const timelineButton = h("button", { type: "button", class: "ghost", "aria-keyshortcuts": "t", onclick: () => (timeline ? closeTimeline() : openTimeline()) }, "Timeline");
   const forkedFrom = entry.entry.parent
     ? h("p", { class: "fork-banner", role: "note" },
@@ -158,7 +168,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     turnBar.node,
     h("div", { class: "campaign-bar" },
       h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, gameTitle), status),
-      h("div", { class: "bar-actions" }, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
+      h("div", { class: "bar-actions" }, howTo.button, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
     forkedFrom, notices, announcer, timelineSlot, historyBar,
     h("div", { class: "campaign-body" },
       h("div", { class: "board-column" }, endSlot, boardSlot),
@@ -459,6 +469,9 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     if (event.key === "n" || event.key === "N") {
       event.preventDefault();
       showChoices();
+    } else if (event.key === "?") {
+      event.preventDefault();
+      howTo.open();
     } else if (event.key === "t" || event.key === "T") {
       event.preventDefault();
       if (timeline) closeTimeline();
@@ -472,6 +485,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   connection.start();
   return () => {
     document.removeEventListener("keydown", onKey);
+    for (const dialog of document.querySelectorAll("dialog.how-to")) dialog.remove();
     bots.stop();
     document.removeEventListener("pointerdown", onPointer);
     clearTimeout(litTimer);
@@ -490,5 +504,7 @@ function keysHelp() {
       key("Enter", "take the action or open the group in focus"),
       key("N", "go to your choices"),
       key("T", "open or close the timeline"),
+      key("H", "ask for a hint on your move"),
+      key("?", "how to play, at the part the table is in"),
       key("Esc", "close a dialog without doing anything")));
 }
