@@ -17,7 +17,7 @@ import { clear, h } from "./dom.js";
 import { endPanel as drawEnd } from "./ending.js";
 import { renderSeats } from "./presence.js";
 import { choose, playerName, playing, remember } from "./seats.js";
-import { Story, renderRecent } from "./story.js";
+import { Story, moveName, renderRecent } from "./story.js";
 import { Timeline } from "./timeline.js";
 import { TurnBar, seatName, turnState } from "./turn.js";
 
@@ -159,10 +159,12 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     }),
   });
   const timelineButton = h("button", { type: "button", class: "ghost", "aria-keyshortcuts": "t", onclick: () => (timeline ? closeTimeline() : openTimeline()) }, "Timeline");
+  let forkedAt = null; // where a fork's banner says it parted, in moves once the lines are read
   const forkedFrom = entry.entry.parent
     ? h("p", { class: "fork-banner", role: "note" },
       "Forked from ", h("a", { href: `#/c/${encodeURIComponent(entry.entry.parent)}` }, `campaign ${entry.entry.parent.slice(0, 8)}`),
-      ` at move ${entry.entry.fork_version}: a campaign of its own from there on; the original goes on unchanged.`)
+      forkedAt = h("span", { dataset: { version: String(entry.entry.fork_version) } }, " at the move it was forked at"),
+      ": a campaign of its own from there on; the original goes on unchanged.")
     : null;
   clear(root,
     turnBar.node,
@@ -220,11 +222,10 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     });
     clear(extraActions, h("h2", { class: "panel-title" }, live && token ? "Your actions" : "Actions"), rest, actionsNote(rest, choices, state, live));
     clear(dangerSlot, live && token && replica.outcome === "running" && online() ? dangerMenu(replica.legalActions || [], takeDangerous) : null);
-    const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
-    status.textContent = `Move ${replica.version} · ${who}${entry.entry.known_luck ? " · known luck" : ""}`;
+    drawStatus();
     status.title = entry.entry.known_luck
       ? "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart." : "";
-    status.dataset.version = String(replica.version);
+
     status.dataset.seat = replica.seat || "";
     boardSlot.dataset.version = String(source.version);
     boardSlot.classList.toggle("historic", !live);
@@ -234,6 +235,24 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     if (live) bots.update(replica, online());
     if (began && !ended) announce(`Your move. ${state.detail}`);
     restoreFocus(refocus);
+  }
+
+  // "Move 12 · you play Gil": moves as players count them (the story's lines carry them); the
+  // version stays in a data attribute.
+  function drawStatus() {
+    const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
+    const move = story.moveAt(replica.version);
+    const where = move ? `Move ${move}` : "Setting up";
+    status.textContent = `${where} · ${who}${entry.entry.known_luck ? " · known luck" : ""}`;
+    status.dataset.version = String(replica.version);
+    status.dataset.move = String(move);
+    if (history) drawHistoryBar();
+    if (forkedAt && story.lines.length) forkedAt.textContent = ` after ${moveName(story.moveAt(entry.entry.fork_version))}`;
+  }
+
+  function drawHistoryBar() {
+    const version = Number(historyBar.dataset.version);
+    clear(historyBar, `Showing ${moveName(story.moveAt(version))} of ${story.moveAt(replica.version)} as ${historyBar.dataset.as} sees it.`);
   }
 
   // What "Your actions" says under its buttons: never that there is nothing to do while the seat
@@ -365,6 +384,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       // the lines stay as they were; the event types below stand in for them
     }
     renderRecent(recentPanel, story, [recent[0], recent[1]], recent[2]);
+    drawStatus();
     if (timeline) timeline.position(); // new lines, and the fork and rewind points with them
     const said = story.between(range[0], range[1]).slice(-3).map((line) => line.text);
     if (said.length && range[0] > 0) announce(said.join(" "));
@@ -433,7 +453,9 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
         history = { version, view };
         historyBar.hidden = false;
         const as = replica.seat ? seatName(info, replica.seat) : "a spectator";
-        clear(historyBar, `Showing move ${version} of ${replica.version} as ${as} sees it.`);
+        historyBar.dataset.version = String(version);
+        historyBar.dataset.as = as;
+        drawHistoryBar();
         draw();
       },
       leave: closeTimeline,
