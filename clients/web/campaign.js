@@ -34,10 +34,11 @@ const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 15000;
 const LIT_MS = 2500;
 
-function notice(node, text, tone = "info", id = "") {
+// `lasting`: a notice that stays while it holds (no close button), such as the spectator delay.
+function notice(node, text, tone = "info", id = "", lasting = false) {
   const box = h("div", { class: `notice notice-${tone}`, role: tone === "error" ? "alert" : "status", dataset: id ? { notice: id } : undefined },
     h("span", {}, text),
-    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => box.remove() }, "×"));
+    lasting ? null : h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => box.remove() }, "×"));
   if (id) node.querySelector(`[data-notice="${id}"]`)?.remove();
   node.append(box);
   return box;
@@ -394,7 +395,11 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     change: (_, message) => {
       if (message.type === "welcome") {
         const delay = message.spectator_delay;
-        if (delay) notice(notices, `This board shows the game ${behindTable(delay)} behind the table; the players see each move before you do.`, "info", "delay");
+        if (delay) notice(notices, `This board shows the game ${behindTable(delay)} behind the table; the players see each move before you do.`, "info", "delay", true);
+        const behind = entry.spectator_delay;
+        if (token && behind && message.outcome === "running") {
+          notice(notices, `Spectators see this game ${behindTable(behind)} behind you, so what you say aloud may be ahead of what they see.`, "info", "delay", true);
+        }
         drawSeats();
         const missed = message.missed || [];
         const first = missed.length ? missed[0].version : message.version;

@@ -106,3 +106,24 @@ def test_a_player_who_has_to_leave_lets_a_bot_play_and_takes_the_seat_back_from_
         assert listing["seats"] == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_bot_seat_offers_no_invite_while_a_persons_seat_does(
+    table: Live, browser: Browser, problems: Problems, size: str
+) -> None:
+    context = browser.new_context(viewport=SIZES[size])  # type: ignore[arg-type]
+    try:
+        page = problems.watch(context.new_page())
+        page.goto(table.http + "/")
+        card = page.locator('form.game-card[data-game="machina"]')
+        card.locator('select[name="layout"]').select_option(index=2)  # ada, bram and cyra
+        card.locator('select[data-bot-seat="cyra"]').select_option(label="search bot, level 1")
+        card.get_by_role("button", name="New Machina Arcana: To Eternity campaign").click()
+        expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "ada")
+        expect(page.locator('.seats li[data-seat="cyra"]')).to_contain_text("bot: search bot")
+        expect(page.get_by_label("Invite a partner to play Bram Okafor:")).to_be_visible()
+        expect(page.locator('.invite-link[data-seat="cyra"]')).to_have_count(0)
+        expect(page.locator(".seats-panel")).not_to_contain_text("Invite a partner to play Cyra")
+    finally:
+        context.close()
