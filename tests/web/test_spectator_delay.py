@@ -2,7 +2,7 @@
 says plainly that it shows the game behind the table (a notice that cannot be closed), follows
 it there, and drops the notice when the campaign ends (the delay ends with it); the seats are
 told that spectators are behind them. Checked at a phone's and a laptop's size, with
-axe finding nothing serious."""
+axe finding no violation of any impact."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ def axe_serious(page: Page) -> list[str]:
     return [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:4]]}"
         for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
     ]
 
 
