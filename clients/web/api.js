@@ -108,6 +108,33 @@ export const rewind = (id, token, to, expectedVersion = null) =>
     body: expectedVersion === null ? { to } : { to, expected_version: expectedVersion },
   });
 
+// While the server is out of reach: ask its health check every `everyMs` and call `back()` once
+// it answers, so a page reconnects as soon as the server is up again rather than when a backoff
+// timer runs out. Returns a function that stops asking.
+export function whenServerAnswers(back, everyMs = 1000) {
+  let stopped = false;
+  let timer = null;
+  const ask = async () => {
+    timer = null;
+    try {
+      const answer = await fetch("/healthz", { cache: "no-store" });
+      if (!stopped && answer.ok) {
+        stopped = true;
+        back();
+        return;
+      }
+    } catch {
+      // still out of reach
+    }
+    if (!stopped) timer = setTimeout(ask, everyMs);
+  };
+  timer = setTimeout(ask, everyMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
 // The WebSocket URL of a campaign's play socket (or its replay socket, with a query).
 export function socketUrl(id, suffix = "") {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";

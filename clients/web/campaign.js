@@ -83,6 +83,7 @@ function unreachable(root, error, { token, campaign, retry, title = "This campai
 export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
   let stopped = false;
   let timer = null;
+  let stopProbe = () => {};
   let cleanup = () => {};
   let delay = RETRY_FIRST_MS;
   const { token } = watch ? { token: null } : playing(campaign);
@@ -95,7 +96,7 @@ export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
     } catch (error) {
       if (stopped) return;
       const passing = error.code === "offline" || error.code === "unavailable" || error.status >= 500;
-      const retry = passing ? { now: () => { clearTimeout(timer); attempt(); } } : null;
+      const retry = passing ? { now: () => { clearTimeout(timer); stopProbe(); attempt(); } } : null;
       const title = at === null ? undefined : `Move ${at} of this campaign cannot be shown`;
       const status = unreachable(root, error, { token, campaign, retry, title });
       if (passing) {
@@ -103,6 +104,8 @@ export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
         delay = Math.min(RETRY_MAX_MS, delay * 2);
         status.textContent = `Trying again in ${Math.round(wait / 1000)} s…`;
         timer = setTimeout(attempt, wait);
+        stopProbe();
+        stopProbe = api.whenServerAnswers(() => retry.now()); // or at once, when it is back
       }
       return;
     }
@@ -122,6 +125,7 @@ export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    stopProbe();
     cleanup();
   };
 }
