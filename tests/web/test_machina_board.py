@@ -278,7 +278,7 @@ def test_the_map_labels_the_coordinates_the_hints_and_moves_name(
 ) -> None:
     created = create(server, "machina", seed=1, seats=["ada", "bram"])
     seat = play(server, created, 1, machina_monsters)
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})  # type: ignore[arg-type]
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = problems.watch(context.new_page())
         open_as(page, server, seat.campaign, seat.seat, seat.token)
