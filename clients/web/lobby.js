@@ -257,8 +257,8 @@ function ago(ms) {
   return new Date(ms).toLocaleDateString();
 }
 
-// "The Orrery · round 5 · move 76": the chapter by its title (GameInfo.chapter_names), the day
-// or round by the game's word for it (GameInfo.round_name), and the move number.
+// "The Orrery · round 5": the chapter by its title (GameInfo.chapter_names) and the day or round
+// by the game's word for it (GameInfo.round_name).
 function chapterName(info, chapter) {
   const title = info?.chapter_names?.[String(chapter)];
   if (title) return title;
@@ -269,7 +269,9 @@ function progress(entry, info) {
   const parts = [];
   if (entry.chapter !== null && entry.chapter !== undefined) parts.push(chapterName(info, entry.chapter));
   if (entry.day !== null && entry.day !== undefined) parts.push(`${info?.round_name || "day"} ${entry.day}`);
-  parts.push(`move ${entry.version}`);
+  // the catalog counts events (versions), not moves as players count them: the campaign's own
+  // page says its move; here the chapter and the day or round say how far it is
+  if (!parts.length) parts.push(entry.status === "running" ? "under way" : "over");
   return parts.join(" · ");
 }
 
@@ -282,7 +284,7 @@ function campaignRow(entry, infos) {
   const seats = Object.keys(mine?.tokens || {});
   const play = seats.map((seat) =>
     h("a", { class: "button", href: `#/c/${entry.id}`, dataset: { seat }, onclick: () => remember(entry.id, entry.game, {}, seat) }, `Play as ${seatName(info, seat)}`));
-  const lineage = entry.parent ? h("div", { class: "muted small" }, `fork of ${entry.parent.slice(0, 8)} at move ${entry.fork_version}`) : null;
+  const lineage = entry.parent ? h("div", { class: "muted small" }, `a fork of ${entry.parent.slice(0, 8)}`) : null;
   return h("tr", { dataset: { campaign: entry.id } },
     h("td", { dataset: { label: "Campaign" } }, h("strong", {}, info?.title || entry.game), h("div", { class: "muted small mono" }, entry.id.slice(0, 8)), lineage),
     h("td", { dataset: { label: "Progress" } }, progress(entry, info)),

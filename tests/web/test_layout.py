@@ -333,7 +333,7 @@ def test_the_lobby_fits_with_a_campaign_of_four_seats_listed(
     tab.goto(live.http + "/#/")
     row = tab.locator("table.campaigns tbody tr").first
     expect(row.locator("a[data-seat]")).to_have_count(4)
-    expect(row).to_contain_text("move")
+    expect(row).to_contain_text("The Gatehouse · round 1")
     expect(row).not_to_contain_text("version")
     check_page(tab, "lobby")
 
