@@ -11,6 +11,12 @@ import { seatName } from "./turn.js";
 const REFRESH_MS = 5000; // how often the bot seats are read again while the page is drawn
 const AWAY_POLL_MS = 2000; // while a partner is gone but not yet away: how often to look again
 
+// "90 s", "2 minutes": how long a seat must have been away, in words.
+function awhile(seconds) {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  return `${Math.round(seconds / 60)} minutes`;
+}
+
 // `campaign`, the seat this page plays and its token (none: watching), `info` (the game's facts),
 // `table()` ({seats, connected, outcome, online}: the replica's seats, who is connected now, the
 // outcome and whether this page is live), `changed()` (redraw the seats panel).
@@ -143,7 +149,7 @@ export class BotControls {
     const handable = running && levels.length ? listing.away.filter((seat) => seat !== this.seat) : [];
     const offers = handable.map((seat) =>
       h("div", { class: "bot-offer" },
-        h("span", {}, `${name(seat)}'s player has been away for over ${Math.round(listing.away_after_s)} s.`),
+        h("span", {}, `${name(seat)}'s player has been away for over ${awhile(listing.away_after_s)}.`),
         h("button", { type: "button", class: "small hand-over", dataset: { seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, seat)) },
           `Hand ${name(seat)} to a bot`)));
     clear(this.top, mine, offers);
