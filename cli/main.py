@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     _store_args(serve)
 
     sim = commands.add_parser("simulate", help="play seeded games with a bot and print figures")
-    sim.add_argument("game", help="gil-ennis, eila or machina")
+    sim.add_argument("game", help="an installed game (tabletale games lists them)")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=1)
@@ -143,6 +143,19 @@ def build_parser() -> argparse.ArgumentParser:
     importing.register(commands)
     migrate.register(commands)
 
+    commands.add_parser("games", help="list the games installed, each with its ruleset")
+
+    check_game = commands.add_parser(
+        "check-game", help="check that a game keeps the promises the server relies on"
+    )
+    check_game.add_argument("game", help="an installed game (tabletale games lists them)")
+    check_game.add_argument("--playthroughs", type=int, default=20)
+    check_game.add_argument("--moves", type=int, default=200, help="actions per playthrough")
+    check_game.add_argument("--seed", type=int, default=1, help="the first playthrough's seed")
+    check_game.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"
+    )
+
     content = commands.add_parser("content", help="content packs")
     content_kinds = content.add_subparsers(dest="content", required=True)
     check = content_kinds.add_parser("check", help="validate a content pack")
@@ -162,6 +175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValueError as error:
                 print(f"tabletale: {error}", file=sys.stderr)
                 return 2
+            from cli.games import warn_failed
+
+            warn_failed()
             serve(settings)
             return 0
         case "simulate":
@@ -181,6 +197,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return asyncio.run(_play(args))
             except KeyboardInterrupt:
                 return 130  # interrupted (Ctrl-C): as a shell reports it, without a traceback
+        case "games":
+            from cli.games import list_games
+
+            return list_games()
+        case "check-game":
+            from cli.check_game import run
+
+            return run(
+                args.game,
+                playthroughs=args.playthroughs,
+                moves=args.moves,
+                seed=args.seed,
+                options=dict(_option(text) for text in args.option),
+            )
         case "content":
             from cli.content_check import check_content
 

@@ -23,7 +23,8 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from clients.http import Unreachable, post, seed_field
+from clients import http_async
+from clients.http import Unreachable, seed_field
 from clients.replica import SYNC, Exchange, Message, ProtocolError, Replica
 
 MSGPACK = "tabletale.msgpack"
@@ -40,7 +41,6 @@ __all__ = [
     "Seat",
     "Unreachable",
     "create_campaign",
-    "post",
     "socket_url",
 ]
 
@@ -56,6 +56,21 @@ def socket_url(base: str, campaign: str) -> str:
     if base.startswith("http"):
         base = "ws" + base.removeprefix("http")
     return f"{base}/ws/campaigns/{campaign}"
+
+
+async def _open(url: str, *, msgpack: bool, timeout: float) -> ClientConnection:
+    """A play socket at ``url`` (MessagePack frames when asked); Unreachable when nobody
+    answers there."""
+    try:
+        return await connect(
+            url,
+            subprotocols=[MSGPACK] if msgpack else None,  # type: ignore[list-item]
+            open_timeout=timeout,
+            compression=None,
+            ping_interval=PING_INTERVAL_S,
+        )
+    except (OSError, TimeoutError) as error:
+        raise Unreachable(url, error) from None
 
 
 class Seat:
@@ -91,18 +106,7 @@ class Seat:
         sockets; ``presence`` asks to be told who is connected (see ``Replica.presence``). A
         server that does not answer raises :class:`~clients.http.Unreachable`. A ``replica``
         kept from an earlier socket goes on from there (with ``since``, its version)."""
-        protocols = [MSGPACK] if msgpack else None
-        url = socket_url(base, campaign)
-        try:
-            connection = await connect(
-                url,
-                subprotocols=protocols,  # type: ignore[arg-type]
-                open_timeout=timeout,
-                compression=None,
-                ping_interval=PING_INTERVAL_S,
-            )
-        except (OSError, TimeoutError) as error:
-            raise Unreachable(url, error) from None
+        connection = await _open(socket_url(base, campaign), msgpack=msgpack, timeout=timeout)
         async with connection:
             seat = cls(connection, binary=msgpack, replica=replica)
             hello: Message = {"type": "hello", "token": token, "since": since}
@@ -116,6 +120,65 @@ class Seat:
                 raise ProtocolError(welcome)
             seat.replica.absorb(welcome)
             yield seat
+
+    @classmethod
+    @asynccontextmanager
+    async def create(
+        cls,
+        base: str,
+        campaign: Message,
+        *,
+        seat: str | None = None,
+        name: str | None = None,
+        presence: bool = False,
+        msgpack: bool = False,
+        timeout: float = 30.0,
+    ) -> AsyncIterator[Seat]:
+        """Open a socket that creates ``campaign`` (the body ``POST /api/campaigns`` takes) and
+        plays it as ``seat`` (None: the first seat a person plays); the seats' tokens are in
+        :attr:`created`."""
+        url = f"{base.rstrip('/')}/ws/play"
+        connection = await _open(url, msgpack=msgpack, timeout=timeout)
+        async with connection:
+            opened = cls(connection, binary=msgpack)
+            await opened.play_new(
+                campaign, seat=seat, name=name, presence=presence, timeout=timeout
+            )
+            yield opened
+
+    async def play_new(
+        self,
+        campaign: Message,
+        *,
+        seat: str | None = None,
+        name: str | None = None,
+        presence: bool = False,
+        timeout: float = 30.0,
+    ) -> Message:
+        """Create ``campaign`` and move this socket to it, as ``seat``; returns the ``created``
+        answer (every seat's token). What the campaign before still sends is read past."""
+        asked: Message = {"type": "create", "campaign": campaign}
+        if seat is not None:
+            asked["seat"] = seat
+        if name is not None:
+            asked["name"] = name
+        if presence:
+            asked["presence"] = True
+        await self.send(asked)
+        while (message := await self.receive(timeout))["type"] != "created":
+            if message["type"] == "error":
+                raise ProtocolError(message)
+        self.replica.absorb(message)
+        welcome = await self.receive(timeout)
+        if welcome["type"] != "welcome":
+            raise ProtocolError(welcome)
+        self.replica.absorb(welcome)
+        return message
+
+    @property
+    def created(self) -> Message | None:
+        """The ``created`` answer of the campaign this socket created last, if it did."""
+        return self.replica.created
 
     # What the replica knows, for callers that read it directly.
     @property
@@ -226,7 +289,8 @@ async def create_campaign(
         body["seats"] = seats
     if bots:
         body["bots"] = bots
-    return await asyncio.to_thread(post, f"{base.rstrip('/')}/api/campaigns", body)
+    created: Message = await http_async.post(f"{base.rstrip('/')}/api/campaigns", body)
+    return created
 
 
 FIRST_DELAY_S = 0.5

@@ -1,4 +1,4 @@
-"""The few HTTP calls a client makes (blocking; asyncio callers run them in a thread).
+"""The few HTTP calls a client makes, blocking (:mod:`clients.http_async` has them for asyncio).
 
 An error answer raises :class:`~clients.replica.ProtocolError` with the server's code and
 sentence; a server that cannot be reached raises :class:`Unreachable`, which names the URL.
@@ -30,8 +30,10 @@ def seed_field(seed: int | str) -> str:
     """A seed as a request carries it: decimal digits (docs/protocol.md, "Numbers and their
     bounds"). A seed past 2**53 would be rounded by a reader that takes JSON numbers as doubles."""
     text = str(seed)
-    if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"A seed is a whole number from 0 to 2**64 - 1, not {seed!r}.")
+    if not (text.isascii() and text.isdigit()) or (len(text) > 1 and text.startswith("0")):
+        raise ValueError(
+            f"A seed is a whole number from 0 to 2**64 - 1 without leading zeros, not {seed!r}."
+        )
     return text
 
 
@@ -46,7 +48,8 @@ def _send(request: urllib.request.Request) -> Any:
         raise Unreachable(request.full_url, reason) from None
 
 
-def _headers(token: str | None) -> dict[str, str]:
+def request_headers(token: str | None) -> dict[str, str]:
+    """What every call asks for: JSON, with the seat's token when there is one."""
     headers = {"Accept": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
@@ -55,12 +58,12 @@ def _headers(token: str | None) -> dict[str, str]:
 
 def get(url: str, *, token: str | None = None) -> Any:
     """A JSON ``GET``."""
-    return _send(urllib.request.Request(url, headers=_headers(token)))
+    return _send(urllib.request.Request(url, headers=request_headers(token)))
 
 
 def post(url: str, body: Message, *, token: str | None = None) -> Message:
     """A JSON ``POST``."""
-    headers = {**_headers(token), "Content-Type": "application/json"}
+    headers = {**request_headers(token), "Content-Type": "application/json"}
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers=headers, method="POST"
     )

@@ -45,6 +45,10 @@ this many times at most before the refusal is raised."""
 
 class Replica:
     def __init__(self) -> None:
+        self._start_over()
+
+    def _start_over(self) -> None:
+        """Hold nothing yet: a new socket, or one that moved to a campaign it created."""
         self.campaign = ""
         self.game = ""
         self.seat: str | None = None
@@ -61,11 +65,17 @@ class Replica:
         """A long resume's missed events are still arriving (``missed`` pages)."""
         self.presence: Message | None = None
         """The last ``presence`` message: ``{"seats": [{"seat", "name"}, ...], "spectators"}``."""
+        self.created: Message | None = None
+        """The ``created`` answer of the campaign this socket created, with every seat's token."""
 
     def absorb(self, message: Message) -> Message | None:
         """Take in one server message; returns a message to send back (a sync request) if any."""
         kind = message.get("type")
-        if kind == "welcome":
+        if kind == "created":
+            # The socket moved to a campaign it created: nothing of the one before follows.
+            self._start_over()
+            self.created = message
+        elif kind == "welcome":
             self.campaign, self.game = message["campaign"], message["game"]
             self.seat, self.seats = message.get("seat"), list(message["seats"])
             self.events.extend(message.get("missed", []))

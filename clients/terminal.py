@@ -21,8 +21,9 @@ import hashlib
 import textwrap
 from typing import Any
 
+from clients import http_async
 from clients.connection import Gone, Link, Message, Offline, ProtocolError, create_campaign
-from clients.http import campaign_url, content_url, get, post
+from clients.http import campaign_url, content_url
 from clients.screens.console import Keyboard, Output, Read, Write
 from clients.screens.layout import Table, screen
 
@@ -70,7 +71,7 @@ class Story:
 
     async def lines(self) -> list[dict[str, Any]]:
         try:
-            answer = await asyncio.to_thread(get, self.url, token=self.token)
+            answer = await http_async.get(self.url, token=self.token)
         except (ProtocolError, OSError):
             return []
         lines: list[dict[str, Any]] = answer.get("lines", [])
@@ -118,7 +119,7 @@ async def ending(
     now and checked against the hash published at the start."""
     await story.tell(write)
     try:
-        about = await asyncio.to_thread(get, campaign_url(http_base, campaign), token=token)
+        about = await http_async.get(campaign_url(http_base, campaign), token=token)
     except (ProtocolError, OSError):
         about = {}
     outcome = about.get("entry", {}).get("status", "over")
@@ -136,8 +137,8 @@ async def ending(
 async def _game_facts(http_base: str, game: str) -> tuple[Any, str, dict[str, str]]:
     """The game's public content, title and seat names (empty when the server does not say)."""
     try:
-        content = await asyncio.to_thread(get, content_url(http_base, game))
-        games = await asyncio.to_thread(get, f"{http_base.rstrip('/')}/api/games")
+        content = await http_async.get(content_url(http_base, game))
+        games = await http_async.get(f"{http_base.rstrip('/')}/api/games")
     except (ProtocolError, OSError):
         return {}, "", {}
     for entry in games.get("games", []):
@@ -324,7 +325,7 @@ class Session:
             return
         url = campaign_url(self.http_base, self.link.campaign, "/hint")
         try:
-            answer = await asyncio.to_thread(post, url, {}, token=self.token)
+            answer = await http_async.post(url, {}, token=self.token)
         except ProtocolError as error:
             self.note(f"No hint: {error.reply.get('message') or error}", "yellow")
             return

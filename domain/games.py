@@ -1,19 +1,140 @@
-"""The registry of games by their API name."""
+"""The registry of installed games by their API name.
+
+A game is a Python package that names its :class:`~domain.core.game.Game` object under the entry
+point group ``tabletale.games`` (``machina = "domain.machina:GAME"``); the three games shipped
+with tabletale register the same way, in its ``pyproject.toml``. Each entry is loaded on its own:
+one that cannot be imported, is not a game, names itself differently, or was written for another
+version of the contract (:data:`~domain.core.game.CONTRACT_VERSION`) is set aside with the reason,
+and the others still serve.
+
+Reading which packages are installed is the one thing here that looks outside the domain; it
+happens once, when this module is first imported, and only this module does it (an import
+contract in ``pyproject.toml`` keeps the rest of the domain from reading package metadata).
+"""
 
 from __future__ import annotations
 
-from domain.core.errors import UnknownGame
-from domain.core.game import Game
-from domain.eila import GAME as EILA
-from domain.gil_ennis import GAME as GIL_ENNIS
-from domain.machina import GAME as MACHINA
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Protocol, cast
 
-GAMES: dict[str, Game] = {game.info.name: game for game in (GIL_ENNIS, EILA, MACHINA)}
+from domain.core.errors import UnknownGame
+from domain.core.game import CONTRACT_VERSION, Game
+
+GROUP = "tabletale.games"
+
+_REQUIRED = (
+    "info",
+    "options_type",
+    "event_type",
+    "initial",
+    "setup",
+    "decide",
+    "play",
+    "evolve",
+    "legal_actions",
+    "to_act",
+    "outcome",
+    "progress",
+    "view",
+    "redact",
+    "describe",
+)
+
+
+class Entry(Protocol):
+    """An installed entry point, as :mod:`importlib.metadata` gives it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
+    def load(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A game that loaded, and where it came from."""
+
+    game: Game
+    source: str
+    """The entry point's target (``domain.machina:GAME``)."""
+
+
+@dataclass
+class Registry:
+    games: dict[str, Installed] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    """Entry point name -> why it could not be loaded, in a sentence."""
+
+
+def refusal(name: str, game: Any) -> str | None:
+    """Why ``game``, registered as ``name``, cannot be served; None when it can."""
+    missing = [attribute for attribute in _REQUIRED if not hasattr(game, attribute)]
+    if missing:
+        return f"It is not a game: it has no {', '.join(missing)}."
+    contract = getattr(game, "contract", None)
+    if contract != CONTRACT_VERSION:
+        stated = "states no contract version" if contract is None else f"version {contract!r}"
+        return (
+            f"It was written for {stated} of the game contract, and this tabletale implements "
+            f"version {CONTRACT_VERSION}."
+        )
+    if game.info.name != name:
+        return f"It is registered as {name!r} but calls itself {game.info.name!r}."
+    return None
+
+
+def registry_of(entries: Iterable[Entry]) -> Registry:
+    """The games of ``entries``, loaded one by one, in name order."""
+    registry = Registry()
+    for entry in sorted(entries, key=lambda e: (e.name, e.value)):
+        if entry.name in registry.games:
+            taken = registry.games[entry.name].source
+            registry.failed[entry.name] = (
+                f"{entry.value} also calls itself {entry.name!r}, which {taken} already is."
+            )
+            continue
+        try:
+            game = entry.load()
+        except Exception as error:  # any failure of a third-party import is that package's
+            registry.failed[entry.name] = (
+                f"{entry.value} could not be imported: {type(error).__name__}: {error}"
+            )
+            continue
+        reason = refusal(entry.name, game)
+        if reason is None:
+            registry.games[entry.name] = Installed(cast(Game, game), entry.value)
+        else:
+            registry.failed[entry.name] = f"{entry.value}: {reason}"
+    return registry
+
+
+def installed(group: str = GROUP) -> Registry:
+    """The games installed in this environment."""
+    return registry_of(entry_points(group=group))
+
+
+REGISTRY = installed()
+
+GAMES: dict[str, Game] = {name: found.game for name, found in REGISTRY.games.items()}
+FAILED: dict[str, str] = dict(REGISTRY.failed)
 
 
 def get_game(name: str) -> Game:
     try:
         return GAMES[name]
     except KeyError:
-        known = ", ".join(sorted(GAMES))
-        raise UnknownGame(f"There is no game called {name!r}; known games: {known}.") from None
+        pass
+    if name in FAILED:
+        raise UnknownGame(f"The game {name!r} is installed but cannot be served. {FAILED[name]}")
+    if not GAMES:
+        raise UnknownGame(
+            f"There is no game called {name!r}: no game is installed. Install tabletale "
+            f"(pip install -e .) so that its games' entry points ({GROUP}) are registered."
+        )
+    known = ", ".join(sorted(GAMES))
+    raise UnknownGame(f"There is no game called {name!r}; known games: {known}.")

@@ -21,7 +21,7 @@ from locust import HttpUser, User, between, task
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clients.blocking import BlockingSeat
-from clients.connection import post
+from clients.http import post
 from clients.replica import ProtocolError
 
 

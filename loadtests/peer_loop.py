@@ -1,20 +1,24 @@
 """The peer's loop shape against tabletale, and the peer itself in the same run.
 
     python loadtests/peer_loop.py --sessions 1,50,200 --duration 15 [--workers 2]
-        [--paced 2.0] [--churn] [--bot-partners 100] [--idle 10000] [--peer DIR]
-        [--redis-url URL]
+        [--paced 2.0] [--churn [--new-over socket|http]] [--bot-partners 100] [--idle 10000]
+        [--pin 0/1] [--peer DIR] [--redis-url URL]
 
 For each configuration a tabletale server is started on a free loopback port (on Redis, under a
 key prefix of its own that is deleted afterwards), ``S`` sessions are set up (a campaign and a
 player socket each), then all of them loop together for ``D`` seconds: act, wait for the server's
 authoritative answer, record the round trip, act again. With ``--paced R`` each session acts ``R``
 times a second instead of as fast as it can; with ``--churn`` a session whose campaign ends
-creates the next one and plays on (Gil & Ennis games end after about 45 actions), and the time to
-create the next campaign is reported apart. With ``--bot-partners N``, N sessions more play Gil &
+creates the next one and plays on (Gil & Ennis games end after about 45 actions), and the time
+until the next campaign is playable (its welcome in) is reported apart: by default the session
+sends ``create`` on the socket it has; ``--new-over http`` creates it with ``POST /api/campaigns``
+and opens a new socket to it. With ``--bot-partners N``, N sessions more play Gil &
 Ennis in co-op with a search bot as Ennis (thinking in the server's bot processes, at its bot
 pace), waiting for the bot's moves as a person would and starting a new journey when one ends;
 the ``S`` sessions' round trips are reported apart from theirs, so that what the bots cost the
-people beside them shows. ``--idle N`` opens ``N`` player sockets
+people beside them shows. ``--pin 0/1`` puts the server's processes on core 0 and the load
+generator and a local Redis on core 1 for the run (Redis is put back afterwards), so that the
+tail measured is the server's own; the CPU of each of the three is reported. ``--idle N`` opens ``N`` player sockets
 that never act and measures what they cost the server. When Node and the boardgame.io harness
 (``--peer``) are present, the harness runs with the same ``S`` and ``D`` right after, so the
 ratios come from one sitting on one machine.
@@ -50,8 +54,10 @@ from clients.replica import ProtocolError  # noqa: E402
 from loadtests.server_under_test import (  # noqa: E402
     cpu_seconds,
     memory_kib,
+    pinned,
     process_tree,
     redis_connections,
+    redis_pids,
     tabletale_server,
 )
 
@@ -91,25 +97,36 @@ async def _session(
     try:
         created = await new_campaign()
         first = True
+        restarted: float | None = None  # when the next campaign was asked for, by HTTP
         while True:
             token = next(iter(created["seats"].values()))
             async with Seat.connect(ws, created["id"], token=token) as seat:
+                if restarted is not None:  # playable now: its welcome is in
+                    out["restarts"].append((time.perf_counter() - restarted) * 1000)
+                    restarted = None
                 if first:
                     out["ready"] += 1
                     await start.wait()
                     begin, end = window
                     next_at = begin + rng.random() / pace if pace else begin
                     first = False
-                due = await _play(seat, rng, next_at, end, pace, partnered, out)
-            if due is None:
-                return
-            # Churn: the campaign ended; the same player starts the next one at once.
-            next_at = due
-            seed += 1 << 20
-            sent = time.perf_counter()
+                while True:
+                    due = await _play(seat, rng, next_at, end, pace, partnered, out)
+                    if due is None:
+                        return
+                    # Churn: the campaign ended; the same player starts the next one at once,
+                    # on the socket it has (or, with --new-over http, by HTTP and a new socket).
+                    next_at = due
+                    seed += 1 << 20
+                    if partnered or out["new_over"] == "http":
+                        break
+                    sent = time.perf_counter()
+                    await seat.play_new({"game": game, "seed": str(seed)})
+                    out["restarts"].append((time.perf_counter() - sent) * 1000)
+            asked = time.perf_counter()
             created = await new_campaign()
             if not partnered:
-                out["restarts"].append((time.perf_counter() - sent) * 1000)
+                restarted = asked
     except Exception as error:  # every failure of a session counts as an error
         out["errors"] += 1
         kinds: dict[str, int] = out["error_kinds"]
@@ -193,6 +210,7 @@ async def drive(args: argparse.Namespace) -> None:
         "ready": 0,
         "ended": 0,
         "churn": args.churn,
+        "new_over": args.new_over,
         "sessions": args.sessions_total or math.inf,  # beyond it, sessions play beside a bot
         "stale": 0,
         "partner_latencies": [],
@@ -297,7 +315,7 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
             if args.idle:
                 command += ["--idle"]
             if args.churn:
-                command += ["--churn"]
+                command += ["--churn", "--new-over", args.new_over]
             # The sessions after the first S (by global index) play beside a bot.
             command += ["--sessions-total", str(sessions), "--bot-level", str(args.bot_level)]
             drivers.append(
@@ -305,45 +323,73 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
                     command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
                 )
             )
-        for driver in drivers:
-            assert driver.stdout is not None
-            driver.stdout.readline()  # {"ready": n}
-        begin = time.time() + 0.5
-        end = begin + args.duration
-        for driver in drivers:
-            assert driver.stdin is not None
-            driver.stdin.write(f"go {begin} {end}\n")
-            driver.stdin.flush()
-        time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
-        cpu_before = cpu_seconds(pids)
-        driver_pids = [driver.pid for driver in drivers]
-        driver_cpu = -cpu_seconds(driver_pids)
-        thinkers = [p for p in process_tree(server.pid) if p not in pids]  # bot workers
-        thinking_cpu = -cpu_seconds(thinkers)
-        bot_moves_before = _bot_moves(base, args)
-        pauses_before = collector_pauses(base) if args.workers == 1 else None
-        profiler = _profile(args, pids)
-        time.sleep(max(0.0, end - time.time()))  # the measured window itself
-        cpu_after = cpu_seconds(pids)
-        driver_cpu += cpu_seconds(driver_pids)
-        thinking_cpu += cpu_seconds(thinkers)
-        bot_moves = _bot_moves(base, args) - bot_moves_before
-        pauses = {}
-        if pauses_before is not None:
-            pauses = pauses_between(pauses_before, collector_pauses(base))
-        rss_after = memory_kib(pids, "VmRSS")
-        if profiler is not None:
-            profiler.wait(timeout=args.duration + 30)
-        connections = redis_connections(args.redis_url, pids)
-        results = []
-        for driver in drivers:
-            stdout, _ = driver.communicate(timeout=60)
-            results.append(json.loads(stdout.strip().splitlines()[-1]))
-        peak = memory_kib(pids, "VmHWM")
+        redis = redis_pids(args.redis_url)
+        placement: dict[int, set[int]] = {}
+        if args.pin is not None:
+            # The server alone on its cores; the load generator and Redis on the others, so the
+            # tail measured is the server's own.
+            server_cores, other_cores = args.pin
+            placement = {pid: server_cores for pid in process_tree(server.pid)}
+            placement |= {pid: other_cores for pid in [*redis, *(d.pid for d in drivers)]}
+        with pinned(placement):
+            line = _measure(args, sessions, base, server, pids, drivers, redis, rss_started, log)
+    return line
+
+
+def _measure(
+    args: argparse.Namespace,
+    sessions: int,
+    base: str,
+    server: subprocess.Popen[bytes],
+    pids: list[int],
+    drivers: list[subprocess.Popen[str]],
+    redis: list[int],
+    rss_started: int,
+    log: str,
+) -> dict[str, Any]:
+    """The measured window of one configuration, its drivers started: the JSON line."""
+    for driver in drivers:
+        assert driver.stdout is not None
+        driver.stdout.readline()  # {"ready": n}
+    begin = time.time() + 0.5
+    end = begin + args.duration
+    for driver in drivers:
+        assert driver.stdin is not None
+        driver.stdin.write(f"go {begin} {end}\n")
+        driver.stdin.flush()
+    time.sleep(max(0.0, begin - time.time()))  # the window's start, shared with the drivers
+    cpu_before = cpu_seconds(pids)
+    redis_cpu = -cpu_seconds(redis)
+    driver_pids = [driver.pid for driver in drivers]
+    driver_cpu = -cpu_seconds(driver_pids)
+    thinkers = [p for p in process_tree(server.pid) if p not in pids]  # bot workers
+    thinking_cpu = -cpu_seconds(thinkers)
+    bot_moves_before = _bot_moves(base, args)
+    pauses_before = collector_pauses(base) if args.workers == 1 else None
+    profiler = _profile(args, pids)
+    time.sleep(max(0.0, end - time.time()))  # the measured window itself
+    cpu_after = cpu_seconds(pids)
+    redis_cpu += cpu_seconds(redis)
+    driver_cpu += cpu_seconds(driver_pids)
+    thinking_cpu += cpu_seconds(thinkers)
+    bot_moves = _bot_moves(base, args) - bot_moves_before
+    pauses = {}
+    if pauses_before is not None:
+        pauses = pauses_between(pauses_before, collector_pauses(base))
+    rss_after = memory_kib(pids, "VmRSS")
+    if profiler is not None:
+        profiler.wait(timeout=args.duration + 30)
+    connections = redis_connections(args.redis_url, pids)
+    results = []
+    for driver in drivers:
+        stdout, _ = driver.communicate(timeout=60)
+        results.append(json.loads(stdout.strip().splitlines()[-1]))
+    peak = memory_kib(pids, "VmHWM")
     latencies = [x for r in results for x in r["latencies"]]
     errors = sum(r["errors"] for r in results)
     moves = len(latencies)
     cpu = cpu_after - cpu_before
+    pin: tuple[set[int], set[int]] = args.pin or (set(), set())
     line: dict[str, Any] = {
         "server": "tabletale",
         "game": args.game,
@@ -361,6 +407,8 @@ def run_tabletale(args: argparse.Namespace, sessions: int) -> dict[str, Any]:
         "server_cpu_pct_of_one_core": round(100 * cpu / args.duration, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / moves, 3) if moves else None,
         "drivers_cpu_pct_of_one_core": round(100 * driver_cpu / args.duration, 1),
+        "redis_cpu_pct_of_one_core": round(100 * redis_cpu / args.duration, 1) if redis else None,
+        "pinned": {"server": sorted(pin[0]), "rest": sorted(pin[1])} if args.pin else None,
         "frames_per_action": round(sum(r["frames"] for r in results) / moves, 2) if moves else None,
         "bytes_per_action": round(sum(r["bytes"] for r in results) / moves) if moves else None,
         "server_peak_rss_mb": round(peak / 1024, 1),
@@ -457,6 +505,21 @@ def run_peer(args: argparse.Namespace, sessions: int) -> dict[str, Any] | None:
     return line
 
 
+def _cores(text: str) -> tuple[set[int], set[int]]:
+    server, _, rest = text.partition("/")
+
+    def cores(part: str) -> set[int]:
+        return {int(core) for core in part.split(",") if core.strip()}
+
+    try:
+        placed = cores(server), cores(rest)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not SERVER/REST cores, like 0/1") from None
+    if not all(placed):
+        raise argparse.ArgumentTypeError(f"{text!r} names no cores on one side, like 0/1")
+    return placed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", default="1,50,200")
@@ -476,6 +539,20 @@ def main() -> None:
         "--churn",
         action="store_true",
         help="a session whose campaign ends creates the next one and plays on (Gil & Ennis)",
+    )
+    parser.add_argument(
+        "--new-over",
+        choices=("socket", "http"),
+        default="socket",
+        help="with --churn, how the next campaign is made: a 'create' on the session's socket, "
+        "or POST /api/campaigns and a new socket (as before the socket could create)",
+    )
+    parser.add_argument(
+        "--pin",
+        type=_cores,
+        help="SERVER/REST: the server's processes on the cores SERVER, the load generator and "
+        "a local Redis on REST (e.g. 0/1), so the tail measured is the server's own; Redis is "
+        "put back where it was afterwards",
     )
     parser.add_argument("--peer", default=str(DEFAULT_PEER))
     parser.add_argument("--no-peer", action="store_true")

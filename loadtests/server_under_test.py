@@ -94,6 +94,49 @@ def memory_kib(pids: list[int], field: str) -> int:
     return total
 
 
+def redis_pids(redis_url: str) -> list[int]:
+    """The processes of the Redis servers behind ``redis_url`` that run on this machine (every
+    primary of a cluster), by the process id each reports."""
+    import redis
+
+    from server.store.redis_cluster import primary_urls
+
+    found = []
+    for node in primary_urls(redis_url):
+        client = redis.Redis.from_url(node)
+        try:
+            pid = int(client.info("server")["process_id"])
+        finally:
+            client.close()
+        if os.path.exists(f"/proc/{pid}"):
+            found.append(pid)
+    return found
+
+
+@contextlib.contextmanager
+def pinned(placement: dict[int, set[int]]) -> Iterator[None]:
+    """Each process (and every thread of it) on its own cores until the block ends, then back
+    where it was: ``placement`` maps a process id to its cores."""
+    before: dict[int, set[int]] = {}
+    try:
+        for pid, cores in placement.items():
+            for thread in _threads(pid):
+                before.setdefault(thread, os.sched_getaffinity(thread))
+                os.sched_setaffinity(thread, cores)
+        yield
+    finally:
+        for thread, cores in before.items():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(thread, cores)
+
+
+def _threads(pid: int) -> list[int]:
+    try:
+        return [int(task) for task in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
+
+
 def redis_connections(redis_url: str, pids: list[int]) -> dict[str, int]:
     """Connections to Redis per server process (on every node of a cluster), by the client name
     each process sets."""

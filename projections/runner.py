@@ -82,7 +82,13 @@ class CatalogRunner:
         entry = self._entries.get(info.id)
         # Any other version is rebuilt, a lower one included: a store that lost its last writes
         # moved the campaign back, and the entry follows it.
-        if entry is not None and entry.version == info.head:
+        # A mark of known luck may come after the campaign's last event (a fork that shares its
+        # luck): it rebuilds the entry as a new event would.
+        if (
+            entry is not None
+            and entry.version == info.head
+            and entry.known_luck == known_luck(info.attrs)
+        ):
             return entry
         if info.head == 0 or info.id in self._unsupported:  # being created, or unreadable here
             return None

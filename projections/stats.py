@@ -24,9 +24,11 @@ class Tally(msgspec.Struct, frozen=True):
     """Chapter attempts won (games played in chapters)."""
     attempts_lost: int = 0
     known_luck: int = 0
-    """Campaigns whose luck anyone may know (a chosen seed, or a fork keeping revealed luck):
-    counted here and in none of the figures above, so no win on known luck counts with the
-    others."""
+    """Campaigns played on known luck (:data:`projections.catalog.KNOWN_LUCK`): counted here
+    and in none of the figures above, so no win on known luck counts with the others."""
+    known_luck_wins: int = 0
+    """Those of them won, and lost: their results, apart."""
+    known_luck_losses: int = 0
 
 
 class GameStats(msgspec.Struct, frozen=True):
@@ -41,6 +43,8 @@ class _Counter:
         "attempts_won",
         "games",
         "known_luck",
+        "known_luck_losses",
+        "known_luck_wins",
         "length",
         "losses",
         "running",
@@ -50,6 +54,7 @@ class _Counter:
     def __init__(self) -> None:
         self.games = self.running = self.wins = self.losses = self.length = 0
         self.attempts_won = self.attempts_lost = self.known_luck = 0
+        self.known_luck_wins = self.known_luck_losses = 0
 
     def add(self, entry: CatalogEntry) -> None:
         self.games += 1
@@ -74,6 +79,8 @@ class _Counter:
             self.attempts_won,
             self.attempts_lost,
             self.known_luck,
+            self.known_luck_wins,
+            self.known_luck_losses,
         )
 
 
@@ -85,6 +92,8 @@ def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
         total = totals.setdefault(entry.game, _Counter())
         if entry.known_luck:
             total.known_luck += 1
+            total.known_luck_wins += entry.status == "won"
+            total.known_luck_losses += entry.status == "lost"
             continue
         total.add(entry)
         total.attempts_won += entry.attempts_won

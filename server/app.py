@@ -34,7 +34,7 @@ from server.store.redis_store import RedisStore
 from server.throttle import Throttle
 from server.ws.direct import DirectSockets
 from server.ws.replay import replay_socket
-from server.ws.session import campaign_socket
+from server.ws.session import campaign_socket, play_socket
 
 
 class CatalogSource:
@@ -80,6 +80,7 @@ def routes() -> list[Route | WebSocketRoute]:
         Route("/metrics", ops.metrics, methods=["GET"]),
         Route("/openapi.json", ops.openapi, methods=["GET"]),
         WebSocketRoute("/ws/campaigns/{id}", campaign_socket),
+        WebSocketRoute("/ws/play", play_socket),
         WebSocketRoute("/ws/campaigns/{id}/replay", replay_socket),
     ]
 
@@ -118,7 +119,6 @@ def create_app(
     audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
     runner = CatalogRunner(CatalogSource(service))
     limits = throttle or Throttle.in_memory()
-    ctx = Context(service, hub, metrics, runner, limits, Timelines(service.heads))
     bot_table = bot_table_of(store)
     driver, seats_api = None, None
     if bot_table is not None:
@@ -126,6 +126,9 @@ def create_app(
         # Who is connected, over every process, as the hub's presence sharing knows it.
         sharing = hub._presence
         seats_api = BotSeats(driver, lambda cid: {s.seat for s in sharing.everyone(cid).seated})
+    ctx = Context(
+        service, hub, metrics, runner, limits, Timelines(service.heads), bot_seats=seats_api
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

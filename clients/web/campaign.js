@@ -229,8 +229,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     clear(dangerSlot, live && token && replica.outcome === "running" && online() ? dangerMenu(replica.legalActions || [], takeDangerous) : null);
     drawStatus();
     status.title = entry.entry.known_luck
-      ? "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart." : "";
-
+      ? "Its luck could be known before a choice (a chosen seed, a fork sharing its luck, or a take-back past a roll or a draw), so its result is counted apart." : "";
     status.dataset.seat = replica.seat || "";
     boardSlot.dataset.version = String(source.version);
     boardSlot.classList.toggle("historic", !live);

@@ -54,22 +54,22 @@ function optionField(name, schema, info) {
   const prop = describeProperty(schema);
   const id = `option-${info.name}-${name}`;
   const noteId = `${id}-note`;
-  const described = schema.description ? noteId : null;
+  const described = schema.description ? { "aria-describedby": noteId } : {};
   let input;
   if (prop.choices.length) {
-    input = h("select", { id, name, dataset: { option: name }, "aria-describedby": described },
+    input = h("select", { id, name, dataset: { option: name }, ...described },
       prop.nullable ? h("option", { value: "" }, "default") : null,
       prop.choices.map((choice, i) =>
         h("option", { value: String(i), selected: choice === prop.default }, chapters[String(choice)] || optionValue(choice))));
   } else if (prop.type === "integer" || prop.type === "number") {
     input = h("input", {
       id, name, type: "number", step: prop.type === "integer" ? 1 : "any", min: prop.min, max: prop.max,
-      value: prop.default ?? "", dataset: { option: name },
+      value: prop.default ?? "", dataset: { option: name }, ...described,
     });
   } else if (prop.type === "boolean") {
-    input = h("input", { id, name, type: "checkbox", checked: Boolean(prop.default), dataset: { option: name } });
+    input = h("input", { id, name, type: "checkbox", checked: Boolean(prop.default), dataset: { option: name }, ...described });
   } else {
-    input = h("input", { id, name, type: "text", value: prop.default ?? "", dataset: { option: name } });
+    input = h("input", { id, name, type: "text", value: prop.default ?? "", dataset: { option: name }, ...described });
   }
   const label = schema.title || humanize(name);
   const note = schema.description ? h("span", { class: "field-note", id: noteId }, schema.description) : null;
@@ -118,13 +118,14 @@ function layoutName(info, layout) {
 // A seed is a whole number from 0 to 2**64 - 1, sent as its decimal digits: a JavaScript number
 // cannot carry every such seed exactly.
 const MOST_SEED = 18446744073709551615n;
-const SEED_RULE = "A seed is a whole number from 0 to 18446744073709551615.";
+const SEED_RULE = "A seed is a whole number from 0 to 18446744073709551615, without leading zeros.";
 
 function readSeed(text) {
   const digits = text.trim();
   if (digits === "") return { seed: null };
-  if (!/^[0-9]{1,20}$/.test(digits) || BigInt(digits) > MOST_SEED) return { error: SEED_RULE };
-  return { seed: BigInt(digits).toString() };
+  // The seed as typed is the seed as shown and hashed: "042" is refused, never read as "42".
+  if (!/^(0|[1-9][0-9]{0,19})$/.test(digits) || BigInt(digits) > MOST_SEED) return { error: SEED_RULE };
+  return { seed: digits };
 }
 
 // A campaign played on stream may show its spectators the game behind the table (the players
@@ -184,7 +185,7 @@ function gameCard(game, onCreate) {
     layouts.map((layout, i) => h("option", { value: String(i) }, layoutName(info, layout))));
   const seed = h("input", {
     type: "text", name: "seed", inputmode: "numeric", autocomplete: "off", placeholder: "random",
-    pattern: "[0-9]{1,20}", title: SEED_RULE, "aria-describedby": `seed-rule-${info.name}`,
+    pattern: "0|[1-9][0-9]{0,19}", title: SEED_RULE, "aria-describedby": `seed-rule-${info.name}`,
   });
   const secret = h("input", { type: "checkbox", name: "private" });
   const players = botSeats(info, layouts, layoutSelect);
@@ -239,7 +240,7 @@ function gameCard(game, onCreate) {
     players.node,
     fields.map(([, field]) => field.node),
     h("label", { class: "field" }, h("span", {}, "Seed (optional)"), seed,
-      h("span", { class: "field-note", id: `seed-rule-${info.name}` }, "Digits only; leave empty for random luck.")),
+      h("span", { class: "field-note", id: `seed-rule-${info.name}` }, "Digits only, no leading zeros; leave empty for random luck.")),
     h("label", { class: "field check" }, secret, h("span", {}, "Private (no spectators, not listed)")),
     delay.node),
   h("button", { type: "submit", class: "primary" }, `New ${info.title} campaign`),
@@ -276,7 +277,7 @@ function progress(entry, info) {
 }
 
 const STATUS = { running: "Playing", won: "Won", lost: "Lost" };
-const KNOWN_LUCK = "Anyone may know this campaign's luck (a chosen seed, or a fork of a finished game), so its result is counted apart.";
+const KNOWN_LUCK = "Its luck could be known before a choice (a chosen seed, a fork sharing its luck, or a take-back past a roll or a draw), so its result is counted apart.";
 
 function campaignRow(entry, infos) {
   const info = infos[entry.game];

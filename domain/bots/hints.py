@@ -33,17 +33,42 @@ def hint(game: Game, observation: Any, seat: str, *, level: int | None = None, s
 
 
 def reason(game: Game, chosen: Choice) -> str:
-    """The choice in words: the action's own label, how its playouts went, and the runner-up."""
+    """The choice in words: the action's own label, how its playouts went, and the runner-up.
+
+    The runner-up is named "behind" the choice only when its figure is no higher; when the bot
+    kept its own usual move against a higher figure, the reason says why (too close to tell
+    apart in so few imagined games, or tried too seldom to go by)."""
     label = chosen.action.label
-    if chosen.runner_up is None or chosen.iterations == 0:
+    if chosen.runner_up is None or chosen.why == "only":
         return f"{label}: it is the only thing to do now."
-    ending = _ending(game)
-    share = f"{chosen.win_rate:.0%}"
+    plays = _plays(game)
+    share, other = _share(chosen.win_rate), _share(chosen.runner_up_rate)
+    runner_up = _lower_first(chosen.runner_up.label)
     text = (
-        f"{label}: in {chosen.iterations} imagined {_plays(game)}, it scored {share} "
-        f"towards {ending}"
+        f"{label}: in {chosen.iterations} imagined {plays}, it scored {share} "
+        f"towards {_ending(game)}"
     )
-    return f"{text}, ahead of {_lower_first(chosen.runner_up.label)} ({chosen.runner_up_rate:.0%})."
+    match chosen.why:
+        case "best" if share == other:
+            return f"{text}, level with {runner_up} ({other})."
+        case "best":
+            return f"{text}, ahead of {runner_up} ({other})."
+        case "close":
+            scored = f"also scored {other}" if share == other else f"scored {other}"
+            return (
+                f"{text}. {_upper_first(runner_up)} {scored}, within the noise of "
+                f"{chosen.iterations} imagined {plays}, so the bot keeps its usual move."
+            )
+        case _:
+            tried = "once" if chosen.runner_up_visits == 1 else f"{chosen.runner_up_visits} times"
+            return (
+                f"{text}. {_upper_first(runner_up)} scored {other} but was tried only "
+                f"{tried}, too seldom to leave the usual move for it."
+            )
+
+
+def _share(rate: float) -> str:
+    return f"{rate:.0%}"
 
 
 def _plays(game: Game) -> str:
@@ -64,3 +89,7 @@ def _ending(game: Game) -> str:
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -15,7 +15,7 @@ from domain.bots.eila_greedy import answer_score, greedy_choice
 from domain.bots.machina_heuristic import best_move
 from domain.bots.search import Knowledge, Move
 from domain.core.errors import InvalidOptions
-from domain.core.game import Game
+from domain.core.game import Game, Sampled
 from domain.core.rng import Chance
 from domain.eila.actions import Answer
 from domain.eila.content import ContentPack
@@ -178,6 +178,26 @@ MACHINA_KNOWLEDGE = Knowledge(
 )
 
 
+# Any other game that draws its hidden worlds (:class:`~domain.core.game.Sampled`): uniform
+# playouts to the end, judged by how the campaign ends.
+
+
+def _any_over(game: Game, state: Any) -> bool:
+    return game.outcome(state) != "running"
+
+
+def _any_value(game: Game, state: Any) -> float:
+    return {"won": 1.0, "lost": 0.0}.get(game.outcome(state), 0.5)
+
+
+def _any_rollout(game: Game, state: Any, moves: Sequence[Move], chance: Chance) -> Move:
+    return moves[chance.below(len(moves))]
+
+
+def sampled(game: Sampled) -> Knowledge:
+    return Knowledge(sample=game.sample, rollout=_any_rollout, value=_any_value, over=_any_over)
+
+
 def knowledge_of(game: Game) -> Knowledge:
     if isinstance(game, EilaGame):
         return eila(game)
@@ -186,4 +206,6 @@ def knowledge_of(game: Game) -> Knowledge:
             return GIL_ENNIS
         case "machina":
             return MACHINA_KNOWLEDGE
+    if isinstance(game, Sampled):
+        return sampled(game)
     raise InvalidOptions(f"The search bot does not play {game.info.title}.")

@@ -24,7 +24,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import msgspec
 
@@ -91,8 +91,19 @@ class Node:
         return self.total / self.visits if self.visits else 0.0
 
 
+Why = Literal["only", "best", "close", "seldom"]
+"""Why a search chose its move: the ``only`` one to consider; the ``best`` figure of the moves
+judged (the runner-up's is no higher); the policy's own move kept against a runner-up that scored
+higher by less than the level's margin (``close``), or on fewer visits than the level trusts
+(``seldom``)."""
+
+
 class Choice(msgspec.Struct, frozen=True):
-    """What a search decided, with the figures a hint puts into words."""
+    """What a search decided, with the figures a hint puts into words.
+
+    The runner-up is the other move judged by the same figure as the choice: the best mean of
+    those visited ``trust`` times (else the most visited), so ``win_rate`` is at least
+    ``runner_up_rate`` unless ``why`` says why the chosen move was kept all the same."""
 
     seat: str
     action: LegalAction
@@ -101,6 +112,8 @@ class Choice(msgspec.Struct, frozen=True):
     runner_up: LegalAction | None
     runner_up_rate: float
     iterations: int
+    runner_up_visits: int = 0
+    why: Why = "best"
 
 
 def legal_moves(
@@ -262,10 +275,26 @@ def _choice(
         best = challenger
     else:
         best = kept
+    # The runner-up is judged as the choice was: by mean among the moves visited often enough
+    # to be trusted, and only where none was, the most visited (a hint names it with its mean).
     others = [m for m in first if m is not best]
-    second = max(others, key=lambda m: (stats(m).visits, stats(m).mean), default=None)
+    judged = [m for m in others if m in trusted]
+    second: Move | None
+    if judged:
+        second = max(judged, key=lambda m: (stats(m).mean, stats(m).visits))
+    else:
+        second = max(others, key=lambda m: (stats(m).visits, stats(m).mean), default=None)
     chosen = stats(best)
     other = stats(second) if second is not None else Node()
+    why: Why
+    if second is None or iterations == 0:
+        why = "only"
+    elif other.mean <= chosen.mean:
+        why = "best"
+    elif other.visits < max(1, level.trust):
+        why = "seldom"
+    else:
+        why = "close"
     return Choice(
         seat=best[0],
         action=best[1],
@@ -274,6 +303,8 @@ def _choice(
         runner_up=second[1] if second is not None else None,
         runner_up_rate=other.mean,
         iterations=iterations,
+        runner_up_visits=other.visits,
+        why=why,
     )
 
 

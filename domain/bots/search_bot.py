@@ -12,7 +12,7 @@ from typing import Any
 from domain.bots.knowledge import knowledge_of
 from domain.bots.search import Choice, Level, search
 from domain.core.errors import InvalidOptions
-from domain.core.game import Game, LegalAction
+from domain.core.game import Game, LegalAction, Sampled
 from domain.core.rng import Chance, Rng
 
 LEVELS: dict[str, dict[int, Level]] = {
@@ -48,11 +48,29 @@ LEVELS: dict[str, dict[int, Level]] = {
 }
 """Per game: iterations per decision and moves played out below the tree. Level 2, the default,
 decides within 200 ms of one core (docs/bots.md has the figures)."""
+
+ANY_GAME: dict[int, Level] = {
+    n: Level(iterations=iterations, playout=200, prior=0.0, margin=0.0)
+    for n, iterations in ((1, 30), (2, 100), (3, 400))
+}
+"""For a game the search knows only through its sampler: uniform playouts to the end (a
+game's own heuristic would be better; none is known), so more iterations than the others. The
+policy is a uniform one, so its move earns no preference: the first move with the best mean
+value (among those visited ``trust`` times) is chosen."""
 DEFAULT_LEVEL = 2
 
 
+def levels_for(game: Game) -> dict[int, Level]:
+    """The levels the search bot plays ``game`` at: none for a game it does not know and that
+    cannot draw its hidden worlds."""
+    known = LEVELS.get(game.info.name)
+    if known is not None:
+        return known
+    return ANY_GAME if isinstance(game, Sampled) else {}
+
+
 def level_of(game: Game, level: int | None) -> Level:
-    levels = LEVELS.get(game.info.name, LEVELS["eila"])
+    levels = LEVELS.get(game.info.name, ANY_GAME)
     found = levels.get(DEFAULT_LEVEL if level is None else level)
     if found is None:
         raise InvalidOptions(f"The search bot plays at level {', '.join(map(str, levels))}.")

@@ -13,8 +13,14 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
-from domain.core.errors import InvalidOptions
+from domain.core.errors import ContentError, InvalidOptions
 from domain.core.events import CampaignCreated, Options
+from domain.core.rng import Chance
+
+CONTRACT_VERSION = 1
+"""The version of the contract below. A game states the version it was written for in its
+``contract`` attribute, and the registry (:mod:`domain.games`) refuses one written for another: a
+change that asks something new of games, or gives them something different, moves this number."""
 
 Outcome = Literal["running", "won", "lost"]
 
@@ -78,6 +84,8 @@ class Progress(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
 class Game(Protocol):
     """What the campaign service, projections and bots need from a game."""
 
+    contract: int
+    """The version of this contract the game was written for (:data:`CONTRACT_VERSION`)."""
     info: GameInfo
     options_type: type[msgspec.Struct]
     """The campaign options, as a Struct whose fields have defaults; ``options_of`` decodes a
@@ -138,6 +146,35 @@ class PublicContent(Protocol):
     card faces): what lies face up on the table or in the rulebook, never what is met in play."""
 
     def public_content(self) -> msgspec.Struct: ...
+
+
+@runtime_checkable
+class Sampled(Protocol):
+    """A game with hidden information that can draw a full state a seat could be in (see
+    :mod:`domain.core.sampling`): what the search bot plays through, and what the game kit
+    (:mod:`domain.kit`) permutes to check that a view shows nothing its viewer may not see."""
+
+    def sample(self, state: Any, seat: str | None, chance: Chance) -> Any:
+        """A state that ``seat`` (``None``: a spectator) cannot tell from ``state``, with
+        everything hidden from it redrawn from ``chance``."""
+        ...
+
+
+@runtime_checkable
+class FaceDown(Protocol):
+    """A game with face-down piles (decks, unturned tiles), whose order no seat knows: the
+    cards a draw turns up are luck as much as a die is (:mod:`domain.core.luck`)."""
+
+    def face_down(self, state: Any) -> tuple[tuple[object, ...], ...]:
+        """Every face-down pile of ``state``, each as the cards (or placed tiles) it holds."""
+        ...
+
+
+@runtime_checkable
+class CheckedContent(Protocol):
+    """A game whose content files can be checked on their own, every error reported."""
+
+    def content_errors(self) -> list[ContentError]: ...
 
 
 @runtime_checkable

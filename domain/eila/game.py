@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import msgspec
 
+from domain.core.errors import ContentError
 from domain.core.events import CampaignCreated
 from domain.core.game import (
+    CONTRACT_VERSION,
     ChapterAttempts,
     GameInfo,
     LegalAction,
@@ -17,17 +20,18 @@ from domain.core.game import (
     action_id,
     options_of,
 )
-from domain.core.rng import Rng
+from domain.core.rng import Chance, Rng
 from domain.core.ruleset import content_version, ruleset_name
 from domain.eila.actions import EilaAction
 from domain.eila.box import Box, box
-from domain.eila.content import DEFAULT_PACK, ContentPack, load_pack
+from domain.eila.content import DEFAULT_PACK, ContentPack, check_pack, load_pack
 from domain.eila.describe import describe
 from domain.eila.events import EilaEvent, FutureShuffled, MineLaidOut
 from domain.eila.rules import decide as rules_decide
 from domain.eila.rules.evolve import evolve as rules_evolve
 from domain.eila.rules.flow import Emitter, begin_chapter
 from domain.eila.rules.legal import candidates, legal
+from domain.eila.sampling import sample
 from domain.eila.state import EilaState
 from domain.eila.turn import SEAT_NAMES
 from domain.eila.view import EilaView, view
@@ -81,12 +85,15 @@ def options_type_for(pack: ContentPack) -> Any:
 
 
 class EilaGame:
+    contract = CONTRACT_VERSION
     event_type: Any = EilaEvent
     state_type: Any = EilaState
     view_type: Any = EilaView
 
-    def __init__(self, pack: ContentPack) -> None:
+    def __init__(self, pack: ContentPack, folder: Path | None = None) -> None:
         self.pack = pack
+        self.folder = folder
+        """Where the pack was read from, for checking it (None: built in memory)."""
         self.info = GameInfo(
             name="eila",
             title="Eila and Something Shiny",
@@ -154,6 +161,17 @@ class EilaGame:
             return "won"
         return "running"
 
+    def face_down(self, state: EilaState) -> tuple[tuple[object, ...], ...]:
+        mine = state.mine
+        unturned = (
+            ()
+            if mine is None
+            else tuple(
+                (index, tile) for index, tile in enumerate(mine.tiles) if index not in mine.face_up
+            )
+        )
+        return (state.upcoming, state.future, state.past, unturned)
+
     def view(self, state: EilaState, seat: str | None) -> EilaView:
         return view(self.pack, state, self.outcome(state), chapter_outcome(state))
 
@@ -172,5 +190,11 @@ class EilaGame:
     def public_content(self) -> Box:
         return box(self.pack)
 
+    def sample(self, state: EilaState, seat: str | None, chance: Chance) -> EilaState:
+        return sample(self.pack, state, seat, chance)
 
-GAME = EilaGame(load_pack(DEFAULT_PACK))
+    def content_errors(self) -> list[ContentError]:
+        return [] if self.folder is None else check_pack(self.folder)
+
+
+GAME = EilaGame(load_pack(DEFAULT_PACK), DEFAULT_PACK)

@@ -6,16 +6,27 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
+from domain.core.errors import ContentError
 from domain.core.events import CampaignCreated
-from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
+from domain.core.game import (
+    CONTRACT_VERSION,
+    GameInfo,
+    LegalAction,
+    Outcome,
+    Progress,
+    Step,
+    action_id,
+    options_of,
+)
 from domain.core.rng import Chance, Rng
 from domain.core.ruleset import content_version, ruleset_name
 from domain.gil_ennis import rules
-from domain.gil_ennis.content import CONTENT, CONTENT_DIR, Content
+from domain.gil_ennis.content import CONTENT, CONTENT_DIR, Content, load_content
 from domain.gil_ennis.describe import describe
 from domain.gil_ennis.events import DreamsShuffled, GilEnnisEvent
 from domain.gil_ennis.rules import placing
 from domain.gil_ennis.rules.evolve import evolve
+from domain.gil_ennis.sampling import sample
 from domain.gil_ennis.state import GilEnnisState
 from domain.gil_ennis.turn import SEAT_NAMES
 from domain.gil_ennis.turn import to_act as seats_to_act
@@ -62,6 +73,7 @@ class GilEnnisOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, g
 
 
 class GilEnnisGame:
+    contract = CONTRACT_VERSION
     info = GameInfo(
         name="gil-ennis",
         title="The Epic of Gil & Ennis",
@@ -127,6 +139,9 @@ class GilEnnisGame:
             return "lost"
         return "running"
 
+    def face_down(self, state: GilEnnisState) -> tuple[tuple[object, ...], ...]:
+        return (state.deck,)
+
     def view(self, state: GilEnnisState, seat: str | None) -> GilEnnisView:
         return view(state, seat)
 
@@ -145,3 +160,13 @@ class GilEnnisGame:
         """All of it: the map, the character cards, Mount Humbaba and the six dream cards (the
         deck's order is what stays hidden, and it is not here)."""
         return CONTENT
+
+    def sample(self, state: GilEnnisState, seat: str | None, chance: Chance) -> GilEnnisState:
+        return sample(state, seat, chance)
+
+    def content_errors(self) -> list[ContentError]:
+        try:
+            load_content(CONTENT_DIR)
+        except ContentError as error:
+            return [error]
+        return []

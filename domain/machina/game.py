@@ -6,16 +6,27 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
+from domain.core.errors import ContentError
 from domain.core.events import CampaignCreated
-from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
-from domain.core.rng import Rng
+from domain.core.game import (
+    CONTRACT_VERSION,
+    GameInfo,
+    LegalAction,
+    Outcome,
+    Progress,
+    Step,
+    action_id,
+    options_of,
+)
+from domain.core.rng import Chance, Rng
 from domain.core.ruleset import content_version, ruleset_name
 from domain.machina import rules
 from domain.machina.actions import MachinaAction
-from domain.machina.content_load import CONTENT, CONTENT_DIR
+from domain.machina.content_load import CONTENT, CONTENT_DIR, check_content
 from domain.machina.describe import describe
 from domain.machina.events import MachinaEvent, MapTilesReturned, Shuffled
 from domain.machina.rules.evolve import evolve
+from domain.machina.sampling import sample
 from domain.machina.state import Explorer, MachinaState
 from domain.machina.turn import CHAPTER_NAMES, SEAT_NAMES
 from domain.machina.view import MachinaView, view
@@ -37,6 +48,7 @@ class MachinaOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc
 
 
 class MachinaGame:
+    contract = CONTRACT_VERSION
     info = GameInfo(
         name="machina",
         title="Machina Arcana: To Eternity",
@@ -97,6 +109,9 @@ class MachinaGame:
             return "lost"
         return "running"
 
+    def face_down(self, state: MachinaState) -> tuple[tuple[object, ...], ...]:
+        return (state.map_deck, state.monster_deck, state.horror_deck, state.item_deck)
+
     def view(self, state: MachinaState, seat: str | None) -> MachinaView:
         return view(state, seat)
 
@@ -110,3 +125,9 @@ class MachinaGame:
         if not isinstance(event, OWN_EVENTS):
             return None
         return describe(event, state)
+
+    def sample(self, state: MachinaState, seat: str | None, chance: Chance) -> MachinaState:
+        return sample(state, seat, chance)
+
+    def content_errors(self) -> list[ContentError]:
+        return check_content(CONTENT_DIR)

@@ -97,7 +97,8 @@ class BotDriver:
                 log.warning("Could not release the bots of %s: %s", campaign_id, error)
         self._driving.clear()
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            executor, self._executor = self._executor, None
+            await asyncio.to_thread(_stop_pool, executor)
 
     def adopt(self) -> None:
         """A campaign got bot seats: look for leases now rather than at the next renewal."""
@@ -258,6 +259,27 @@ class BotDriver:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
             raise
+
+
+def _stop_pool(executor: Executor) -> None:
+    """End the thinking workers and wait until the pool has let go of what it holds.
+
+    A process pool's queues hold five semaphores, which the pool releases only once its workers
+    have ended and its manager thread has joined them. A pool left to wind down on its own
+    (``wait=False``) is still holding them when the server process exits, and the
+    ``multiprocessing`` resource tracker warns of "5 leaked semaphore objects". A decision in
+    flight is not worth keeping at a stop (:func:`server.bots.thinking.start_worker`), so the
+    workers are ended rather than waited for.
+    """
+    if isinstance(executor, ProcessPoolExecutor):
+        # The pool's own list of its workers: concurrent.futures has no public way to end them
+        # before Python 3.14 (``terminate_workers``).
+        workers: dict[int, multiprocessing.process.BaseProcess] = (
+            getattr(executor, "_processes", None) or {}
+        )
+        for worker in list(workers.values()):
+            worker.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _settled(future: asyncio.Future[Acted]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.bots.search_bot import DEFAULT_LEVEL, LEVELS
+from domain.bots.search_bot import DEFAULT_LEVEL, levels_for
 from domain.core.errors import InvalidOptions
 from domain.core.game import Game
 from projections.log import bot_name
@@ -33,7 +33,7 @@ class BotSpec(msgspec.Struct, frozen=True):
 
 def levels_of(game: Game) -> tuple[int, ...]:
     """The levels a bot seat of ``game`` may play at (none: the game has no bots)."""
-    return tuple(sorted(LEVELS.get(game.info.name, {})))
+    return tuple(sorted(levels_for(game)))
 
 
 def check_spec(game: Game, policy: str, level: int | None) -> BotSpec:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import signal
 from typing import Any
 
 from domain.bots import make_policy
@@ -40,9 +41,14 @@ def start_worker(priority: BotPriority) -> None:
     A thread could do neither: it shares the loop's interpreter lock, so bots without worker
     processes are for tests and small tables.
 
-    A worker killed with its server would wait for work forever: it ends at once instead
-    (:mod:`server.ops.orphans`); nothing of a decision in flight is worth keeping then.
+    A worker ignores Ctrl-C, which a terminal sends to the server and its workers alike: the
+    server ends them when it stops. A worker killed with its server would wait for work
+    forever: it ends at once instead (:mod:`server.ops.orphans`); nothing of a decision in flight
+    is worth keeping then.
     """
+    # Ctrl-C in a terminal reaches the whole process group: the server stops its workers
+    # itself (``BotDriver.close``), and a worker interrupted on its own only prints a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if priority == "idle" and hasattr(os, "SCHED_IDLE"):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     elif priority != "normal":

@@ -38,7 +38,7 @@ from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
 from server.campaigns.keyed_lock import KeyedLock
 from server.campaigns.results import Acted
-from server.store.base import AppendResult, StoredEvent, StoreError, VersionConflict
+from server.store.base import AppendResult, CampaignInfo, StoredEvent, StoreError, VersionConflict
 from server.store.contract import EventStore
 
 log = logging.getLogger("tabletale.heads")
@@ -173,17 +173,37 @@ class HeadRepository:
     async def facts(self, campaign_id: str) -> Facts:
         return (await self.current(campaign_id)).facts
 
+    @property
+    def snapshot_every(self) -> int:
+        """Versions between two snapshots a campaign's appends leave in the store."""
+        return self._snapshot_every
+
+    async def stored_facts(self, campaign_id: str) -> tuple[Facts, int]:
+        """The facts of a stored campaign and its head version, read from the store alone:
+        no head is loaded or cached (for a campaign brought in from elsewhere, whose head
+        would take a whole fold to load)."""
+        info = await self.store.info(campaign_id)
+        if info.head == 0:
+            raise NotReady(campaign_id)
+        return await self._facts_of(info), info.head
+
     async def _load(self, campaign_id: str) -> Head:
         info = await self.store.info(campaign_id)
         if info.head == 0:
             raise NotReady(campaign_id)
+        head = await self.history.rebuild(await self._facts_of(info), info.head)
+        self._remember(head)
+        return head
+
+    async def _facts_of(self, info: CampaignInfo) -> Facts:
+        campaign_id = info.id
         game = get_game(info.game)
         first = await self.store.read(campaign_id, 0, 1)
         created = codec_for(game).decode(first[0].data).event
         assert isinstance(created, CampaignCreated)
         # A snapshot may spare the fold its first event: the ruleset is checked here too.
         check_ruleset(game, created)
-        facts = Facts(
+        return Facts(
             campaign_id,
             game,
             tuple(created.seats),
@@ -192,9 +212,6 @@ class HeadRepository:
             parent=info.parent,
             fork_version=info.fork_version,
         )
-        head = await self.history.rebuild(facts, info.head)
-        self._remember(head)
-        return head
 
     async def state_at(self, campaign_id: str, version: int) -> Any:
         """The state at any stored ``version`` (1..head), rewinds resolved."""

@@ -19,6 +19,7 @@ from domain.core.errors import DomainError, IllegalAction, InvalidOptions, NotYo
 from domain.core.events import CampaignCreated, Options, Reseeded, Rewound
 from domain.core.game import Game, Step, check_seats, options_of
 from domain.core.hashing import seed_commitment, state_hash
+from domain.core.luck import hides_piles, luck_seen
 from domain.core.rng import SEED_BITS
 from domain.games import get_game
 from projections.catalog import KNOWN_LUCK, known_luck
@@ -87,7 +88,10 @@ class CampaignService:
         options: Options | None = None,
         seats: Sequence[str] | None = None,
         attrs: dict[str, str] | None = None,
+        campaign_id: str | None = None,
     ) -> Created:
+        """A new campaign: ``campaign_id`` when the caller chose it (:meth:`new_campaign_id`),
+        else a new one."""
         game = get_game(game_name)
         seat_tuple = tuple(seats) if seats else game.info.seat_layouts[0]
         check_seats(game, seat_tuple)
@@ -103,7 +107,7 @@ class CampaignService:
         for event in game.setup(state):
             state = evolve(game, state, event)
             steps.append((event, state))
-        campaign_id = self._fresh.campaign_id()
+        campaign_id = campaign_id or self._fresh.campaign_id()
         commitment = seed_commitment(seed, salt)
         all_attrs = {
             **(attrs or {}),
@@ -128,6 +132,10 @@ class CampaignService:
 
         acted = await self.heads.create(facts, steps, register)
         return Created(campaign_id, game.info.name, seat_tuple, commitment, acted.last)
+
+    def new_campaign_id(self) -> str:
+        """An id for a campaign about to be created (:meth:`create`'s ``campaign_id``)."""
+        return self._fresh.campaign_id()
 
     # -- reading --------------------------------------------------------------------------
 
@@ -171,6 +179,19 @@ class CampaignService:
     async def info(self, campaign_id: str) -> CampaignInfo:
         """The campaign's metadata as the store keeps it (times, lineage, head)."""
         return await self.store.info(campaign_id)
+
+    async def luck_known(self, campaign_id: str, facts: Facts | None = None) -> bool:
+        """Whether the campaign is marked as played on known luck, as the store says now: a
+        mark can be added after creation (a rewind past a draw, a fork that shares its luck),
+        so cached ``facts`` only answer yes (a mark is never taken away)."""
+        if facts is not None and known_luck(facts.attrs):
+            return True
+        return known_luck((await self.store.info(campaign_id)).attrs)
+
+    async def _mark_known_luck(self, campaign_id: str) -> None:
+        # Written before the rewind or fork that calls for it: a failure in between may leave
+        # a campaign marked that did not go on, never one that did left unmarked.
+        await self.store.add_attrs(campaign_id, {KNOWN_LUCK: "1"})
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""
@@ -271,14 +292,22 @@ class CampaignService:
         command_id: str | None = None,
         seat: str | None = None,
     ) -> Acted:
-        """Return the campaign to version ``to``'s state with a new ``Rewound`` event."""
+        """Return the campaign to version ``to``'s state with a new ``Rewound`` event.
+
+        A rewind past a draw (a die, a shuffle, a card turned up) lets the table choose again
+        knowing that luck: the campaign is marked as played on known luck. Taking back moves
+        that drew nothing leaves it as it was."""
         if expected_version is None:
             expected_version = (await self.heads.head(campaign_id)).version
 
         async def decide(head: Head) -> list[Step]:
             found = await self.decision_points.runs(head, to, before=2, after=1)
             check_rewind(head, found, to)
-            return [(Rewound(to), await self.heads.state_in(head, to))]
+            target = await self.heads.state_in(head, to)
+            seen = luck_seen(head.game, target, head.state)
+            if seen and not await self.luck_known(campaign_id, head.facts):
+                await self._mark_known_luck(campaign_id)
+            return [(Rewound(to), target)]
 
         return await self.heads.commit(
             campaign_id, expected_version, decide, seat=seat, command_id=command_id
@@ -293,10 +322,20 @@ class CampaignService:
         attrs: dict[str, str] | None = None,
     ) -> Created:
         """A new campaign sharing ``campaign_id``'s history up to ``at`` (copy-on-write); the
-        fork of a private campaign is private too."""
+        fork of a private campaign is private too.
+
+        A fork that shares luck with its parent (it keeps the parent's generator, or its face-down
+        piles keep their order) is marked as played on known luck, and so is the parent while it
+        runs: whoever plays one first sees what the other will draw. Only a fork with fresh
+        secret luck of a game with nothing face down leaves both as they were."""
         parent = await self.heads.head(campaign_id)
         facts = parent.facts
         check_fork(parent, await self.decision_points.runs(parent, at, before=2, after=1), at)
+        # A reseeded fork starts from the state at ``at``; one that keeps the luck needs none.
+        state = None if reseed is False else await self.heads.state_at(campaign_id, at)
+        shares = state is None or hides_piles(facts.game, state)
+        if shares and parent.outcome == "running" and not await self.luck_known(campaign_id, facts):
+            await self._mark_known_luck(campaign_id)
         child_id = self._fresh.campaign_id()
         # A spectator delay (server.campaigns.delay) is not inherited: a fork is a new table, often
         # played off stream, and whoever forks chooses its delay in ``attrs``. A fork made to
@@ -306,9 +345,11 @@ class CampaignService:
         }
         child_attrs = {**inherited, **(attrs or {})}
         listed = not is_private(child_attrs)
+        if shares or reseed is not True:
+            # luck shared with the parent (revealed, or seen first by one of the two), or a
+            # seed the forker chose
+            child_attrs[KNOWN_LUCK] = "1"
         if reseed is False:
-            if known_luck(facts.attrs) or parent.outcome != "running":
-                child_attrs[KNOWN_LUCK] = "1"  # the parent's luck, revealed or known already
             await self.store.fork(
                 campaign_id, at, child_id, now_ms=self.clock(), attrs=child_attrs, listed=listed
             )
@@ -318,9 +359,6 @@ class CampaignService:
         # The new luck starts at the reseed: no rewind may return to the parent's generator.
         reseeded_at = at + 1
         child_attrs |= {SEED_HASH: seed_hash, ORIGIN: str(reseeded_at), SEEDED_AT: str(reseeded_at)}
-        if reseed is not True:
-            child_attrs[KNOWN_LUCK] = "1"  # a seed the forker chose
-        state = await self.heads.state_at(campaign_id, at)
         child = Facts(
             child_id,
             facts.game,
@@ -346,6 +384,7 @@ class CampaignService:
                 point=waits(facts.game, after),
             )
 
+        assert state is not None  # read above for every reseeded fork
         after = evolve(facts.game, state, reseeded)
         acted = await self.heads.create(
             child,

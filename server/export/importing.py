@@ -15,6 +15,11 @@ more) leave nothing to do; fewer, all equal, are completed by appending the rest
 refused with :class:`~.errors.DifferentCampaign`, naming the first version that differs, and
 nothing is written.
 
+Once stored, the campaign (and the staged one it is forked from) is prepared as if it had been
+played there: its decision points recorded and a snapshot saved every 500 versions
+(:meth:`~server.campaigns.points.DecisionPoints.prepare`), so that a fresh process forks it or
+loads its head without folding its whole history first.
+
 The store keeps ``created_ms`` as the file has it; its ``updated_ms`` reads as the time of its
 creation, since the contract sets it with the events' append.
 """
@@ -27,7 +32,9 @@ from typing import Any
 import msgspec
 
 from domain.core.game import Game
+from projections.catalog import KNOWN_LUCK, known_luck
 from server.campaigns.codec import Codec, Envelope, Recorded, codec_for
+from server.campaigns.points import prepare_stored
 from server.export.errors import DifferentCampaign
 from server.export.reading import ExportFile
 from server.store.base import PRIVATE_ATTR, StoredEvent, UnknownCampaign
@@ -93,8 +100,15 @@ def _same(codec: Codec, stored: StoredEvent, recorded: Recorded[Any]) -> bool:
 async def import_export(
     store: EventStore, exported: ExportFile, *, atomic: int = ATOMIC
 ) -> Imported:
-    """Store ``exported`` in ``store`` (see the module's docstring); ``atomic``: the most events
-    stored in one step."""
+    """Store ``exported`` in ``store`` and prepare it there (see the module's docstring);
+    ``atomic``: the most events stored in one step."""
+    imported = await _import(store, exported, atomic)
+    staging = [imported.parent] if imported.staged and imported.parent is not None else []
+    await prepare_stored(store, [*staging, imported.campaign])
+    return imported
+
+
+async def _import(store: EventStore, exported: ExportFile, atomic: int) -> Imported:
     campaign = exported.campaign
     game = exported.game
     codec = codec_for(game)
@@ -108,6 +122,9 @@ async def import_export(
     differs = await first_difference(store, codec, campaign.id, events, held.head)
     if differs is not None:
         raise DifferentCampaign(campaign.id, differs, "its events are not the file's")
+    if known_luck(campaign.attrs) and not known_luck(held.attrs):
+        # marked since the copy the store holds was taken (marks only grow)
+        await store.add_attrs(campaign.id, {KNOWN_LUCK: "1"})
     if held.head >= len(events):
         return Imported(campaign.id, "present", held.head)
     await _append_from(store, codec, campaign.id, events, held.head, atomic, campaign.updated_ms)

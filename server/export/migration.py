@@ -5,6 +5,8 @@ the parent's prefix is not copied twice), each in chunks of :data:`CHUNK` events
 ``fork`` with the first chunk, at the source's ``created_ms``, with its attributes (seat token
 hashes included) and its listed flag, then one ``append`` per chunk at the version the target
 holds. The last event always comes with an append, which sets the source's ``updated_ms``.
+Then the campaign is prepared on the target as if it had been played there: its decision points
+recorded and its snapshots saved (:meth:`~server.campaigns.points.DecisionPoints.prepare`).
 
 A migration that was killed is resumed by running it again: a campaign the target holds is
 compared with the source, byte for byte, over the versions it holds; the same and complete is
@@ -21,6 +23,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import msgspec
 
+from projections.catalog import KNOWN_LUCK, known_luck
+from server.campaigns.points import prepare_stored
 from server.export.errors import DifferentCampaign
 from server.store.base import CampaignInfo, StoredEvent, UnknownCampaign
 from server.store.contract import EventStore
@@ -117,7 +121,9 @@ def identity_difference(source: CampaignInfo, held: CampaignInfo) -> str | None:
         return f"it is a campaign of {held.game} forked from {held.parent} at {held.fork_version}"
     if held.created_ms != source.created_ms:
         return f"it was created at {held.created_ms} ms, not at {source.created_ms} ms"
-    if held.attrs != source.attrs or held.listed != source.listed:
+    # A mark of known luck may have come to the source after the copy began (marks only grow).
+    marked = {**held.attrs, KNOWN_LUCK: "1"} if known_luck(source.attrs) else held.attrs
+    if marked != source.attrs or held.listed != source.listed:
         return "its attributes or its listed flag differ"
     return None
 
@@ -202,6 +208,8 @@ class Migration:
         else:
             at = await self._check_held(info, held)
             outcome = "present" if at == info.head else "completed"
+            if known_luck(info.attrs) and not known_luck(held.attrs):
+                await self.target.add_attrs(info.id, {KNOWN_LUCK: "1"})
             # A run killed between creating it and entering it in the catalog left it out.
             await self.target.catalogue(info.id)
         written = at - (info.fork_version if held is None else held.head)
@@ -213,6 +221,8 @@ class Migration:
             at = page[-1].version
             written += len(page)
             self._written += len(page)
+        # As cheap on the target as if it had been played there (its parents came first).
+        await prepare_stored(self.target, [info.id])
         return Copied(info.id, outcome, written)
 
     async def _page(self, info: CampaignInfo, after: int, until: int) -> list[StoredEvent]:

@@ -120,8 +120,10 @@ class _Reader:
                 self._end(line)
                 return
             case _:
+                kind = line.__struct_config__.tag  # the line's own "kind"
+                article = "an" if str(kind)[0] in "aeiou" else "a"
                 raise DamagedExport(
-                    f"The file's {name} holds a {type(line).__name__} out of its place.",
+                    f'The file\'s {name} holds {article} "{kind}" line out of its place.',
                     version=version,
                 )
         self.digest.update(raw)

@@ -6,14 +6,12 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
-from domain.games import get_game
-from server.bots.seats import creation_specs, spec_attrs
-from server.campaigns.delay import delay_attrs, delay_of
+from server.campaigns.delay import delay_of
 from server.campaigns.service import SEED_HASH
-from server.campaigns.tokens import PRIVATE, is_private, new_tokens, token_attrs
+from server.campaigns.tokens import is_private
 from server.context import context
+from server.context import create_campaign as create
 from server.errors import ApiError
-from server.http.bots import bot_seats
 from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
 from server.protocol.messages import (
     CampaignOut,
@@ -34,25 +32,8 @@ MAX_PAGE = 200
 @operation("Create a campaign.", CreatedOut, request=CreateCampaign, status=status.HTTP_201_CREATED)
 @endpoint
 async def create_campaign(request: Request) -> Response:
-    ctx = context(request)
     asked = await body(request, CreateCampaign)
-    await ctx.throttle.created(client_of(request))
-    game_name = asked.game
-    # Seats are needed before creation to mint their tokens; the service checks the layout.
-    game = get_game(game_name)
-    seats = tuple(asked.seats) if asked.seats else game.info.seat_layouts[0]
-    specs = creation_specs(game, seats, asked.bots)
-    tokens = new_tokens(seats)
-    attrs = token_attrs(tokens) | spec_attrs(specs)
-    if asked.private:
-        attrs[PRIVATE] = "1"
-    attrs |= delay_attrs(asked.spectator_delay)
-    created = await ctx.service.create(
-        game_name, seed=asked.seed, options=asked.options, seats=seats, attrs=attrs
-    )
-    if specs:
-        await bot_seats(request).register(created.id, specs)
-    out = CreatedOut(created.id, created.game, tokens, created.seed_hash, created.version)
+    out = await create(context(request), client_of(request), asked)
     return json(out, status.HTTP_201_CREATED)
 
 

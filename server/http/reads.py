@@ -5,7 +5,6 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from projections.catalog import known_luck
 from projections.log import seen_log
 from projections.views import seat_view
 from server.campaigns.points import Points
@@ -87,7 +86,7 @@ async def state(request: Request) -> Response:
         seed=None if seeding is None else seed_text(seeding.seed),
         salt=None if seeding is None else seeding.salt,
         points=points_out(points),
-        known_luck=known_luck(head.facts.attrs),
+        known_luck=await ctx.service.luck_known(cid, head.facts),
     )
     return json(out)
 

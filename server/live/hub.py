@@ -209,6 +209,7 @@ class Hub:
         tasks = list(self._background)
         if self._follower is not None:
             tasks.append(self._follower)
+        tasks += [behind.task for behind in self._behind.values() if behind.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -226,18 +227,36 @@ class Hub:
         *,
         name: str | None = None,
         presence: bool = False,
+        creating: Awaitable[object] | None = None,
     ) -> tuple[Watcher, Head]:
         """Start pushing ``campaign_id``'s changes to ``outbox`` (held until the caller releases
-        it with its welcome); returns the head the first pushed change will follow."""
+        it with its welcome); returns the head the first pushed change will follow.
+
+        ``creating``: the creation of ``campaign_id`` by this process, run while the feed is
+        watched. Nobody holds its tokens before both are done, so nobody else can append to it
+        before the feed hears it: its head as created here (with what the feed brings after) is
+        current, and the read that catches a watched head up is left out.
+        """
         self._heads.pin(campaign_id)
         self._joining[campaign_id] = self._joining.get(campaign_id, 0) + 1
         try:
-            await self._watch(campaign_id)
-            await self._heads.head(campaign_id)  # caught up once the feed covers what follows
+            if creating is None:
+                await self._watch(campaign_id)
+                await self._heads.head(campaign_id)  # caught up once the feed covers what follows
+            else:
+                creation = asyncio.ensure_future(creating)
+                try:
+                    await self._watch(campaign_id)
+                finally:
+                    await creation  # done already, most often: then it costs no turn
+                if self._heads.cached(campaign_id) is None:  # not the head it created
+                    await self._heads.head(campaign_id)
         except BaseException:
             self._heads.unpin(campaign_id)
             self._joined(campaign_id)
-            await self._unwatch_if_unused(campaign_id)
+            unwatching = self._unwatch_if_unused(campaign_id)
+            if unwatching is not None:
+                await asyncio.shield(unwatching)
             raise
         # No await from here on: the head read now is the one the next change starts from.
         self._joined(campaign_id)
@@ -306,10 +325,20 @@ class Hub:
             raise
 
     async def leave(self, watcher: Watcher) -> None:
+        """Stop pushing to ``watcher``, and wait until its campaign's feed is let go of when no
+        other socket here watches it."""
+        unwatching = self.drop(watcher)
+        if unwatching is not None:
+            await asyncio.shield(unwatching)
+
+    def drop(self, watcher: Watcher) -> asyncio.Future[None] | None:
+        """Stop pushing to ``watcher`` now (nothing more is queued for it once this returns);
+        the campaign's feed is let go of in the background when no other socket here watches
+        it (the future that does it, if any)."""
         campaign_id = watcher.campaign_id
         watchers = self._watchers.get(campaign_id, [])
         if watcher not in watchers:
-            return
+            return None
         watchers.remove(watcher)
         if not watchers:
             del self._watchers[campaign_id]
@@ -318,7 +347,7 @@ class Hub:
         self._heads.unpin(campaign_id)
         self._tell(campaign_id)
         self._presence.left(campaign_id, watched=campaign_id in self._watchers)
-        await self._unwatch_if_unused(campaign_id)
+        return self._unwatch_if_unused(campaign_id)
 
     def _leave_behind(self, watcher: Watcher) -> None:
         cid = watcher.campaign_id
@@ -371,22 +400,26 @@ class Hub:
             await leaving
         await self._feed.watch(campaign_id)
 
-    async def _unwatch_if_unused(self, campaign_id: str) -> None:
+    def _unwatch_if_unused(self, campaign_id: str) -> asyncio.Future[None] | None:
+        """Let go of ``campaign_id``'s feed when no socket here watches or joins it: the future
+        that does it (a join that follows waits for it), or None."""
         if (
             campaign_id in self._watchers
             or campaign_id in self._joining
             or self._watching.pop(campaign_id, None) is None
         ):
-            return
+            return None
         unwatching = asyncio.ensure_future(self._unsubscribe(campaign_id))
         self._unwatching[campaign_id] = unwatching
+        self._background.add(unwatching)  # cancelled if the hub closes first
+        unwatching.add_done_callback(self._background.discard)
 
         def done(_: asyncio.Future[None]) -> None:
             if self._unwatching.get(campaign_id) is unwatching:
                 del self._unwatching[campaign_id]
 
         unwatching.add_done_callback(done)
-        await asyncio.shield(unwatching)
+        return unwatching
 
     async def _unsubscribe(self, campaign_id: str) -> None:
         try:

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from projections.catalog import CatalogEntry, catalog_entry, known_luck
+from projections.catalog import CatalogEntry, catalog_entry
 from server.campaigns.codec import Recorded
 from server.campaigns.delay import (
     Move,
@@ -130,7 +130,7 @@ class Spectators:
                     updated_ms=appended[0].at_ms if appended else entry.created_ms,
                     parent=entry.parent,
                     fork_version=entry.fork_version,
-                    known_luck=known_luck(head.facts.attrs),
+                    known_luck=entry.known_luck,
                 )
             )
         return seen

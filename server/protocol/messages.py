@@ -38,17 +38,19 @@ SEED_FIELDS = ("`$.seed`", "`$.reseed`")
 """Where a seed is in a request body, as msgspec names the place of an error."""
 SEED_HINT = 'send the seed as a decimal string, such as "13112283191526718841"'
 """Ends every refusal of a seed (after a sentence, so without its full stop)."""
-_SEED_DIGITS = re.compile(r"[0-9]{1,20}")
+_SEED_DIGITS = re.compile(r"0|[1-9][0-9]{0,19}")
+"""A seed's one spelling: no leading zeros, so the text a client sends is the text the seed hash
+is taken over, and the text every answer shows back."""
 _SEED_SCHEMA: list[dict[str, Any]] = [
-    {"type": "string", "pattern": "^[0-9]{1,20}$"},
+    {"type": "string", "pattern": "^(0|[1-9][0-9]{0,19})$"},
     {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER},
 ]
 SeedIn = Annotated[
     Any,
     msgspec.Meta(
         description=(
-            "A whole number from 0 to 2**64 - 1 as a decimal string (digits only); "
-            "a JSON integer only up to 2**53 - 1, which every JSON client reads exactly."
+            "A whole number from 0 to 2**64 - 1 as a decimal string (digits only, no leading "
+            "zeros); a JSON integer only up to 2**53 - 1, which every JSON client reads exactly."
         ),
         extra_json_schema={"anyOf": [*_SEED_SCHEMA, {"type": "null"}]},
     ),
@@ -66,7 +68,11 @@ Reseed = Annotated[
     ),
 ]
 SeedOut = Annotated[
-    str, msgspec.Meta(pattern="^[0-9]{1,20}$", description="A seed: a decimal string.")
+    str,
+    msgspec.Meta(
+        pattern="^(0|[1-9][0-9]{0,19})$",
+        description="A seed: a decimal string without leading zeros.",
+    ),
 ]
 CommandId = Annotated[
     str,
@@ -87,10 +93,16 @@ Name = Annotated[str, msgspec.Meta(max_length=64)]
 
 
 def seed_of(value: object) -> int:
-    """The seed a client sent: a decimal string of 0 to 2**64 - 1, or a JSON integer that no
-    client can have rounded on its way (0 to 2**53 - 1). Anything else is refused, with advice."""
+    """The seed a client sent: a decimal string of 0 to 2**64 - 1 without leading zeros, or a
+    JSON integer that no client can have rounded on its way (0 to 2**53 - 1). Anything else is
+    refused, with advice."""
     if type(value) is str and _SEED_DIGITS.fullmatch(value) and int(value) < SEED_LIMIT:
         return int(value)
+    if type(value) is str and value.isascii() and value.isdigit() and len(value) > 1:
+        raise ValueError(
+            f"The seed {value!r} starts with a zero; a seed is written without leading zeros, "
+            f"as every answer shows it back: {SEED_HINT}"
+        )
     if type(value) is int and 0 <= value <= MAX_NUMBER:
         return value
     if type(value) is int and MAX_NUMBER < value < SEED_LIMIT:
@@ -310,9 +322,34 @@ class SyncRequest(msgspec.Struct, frozen=True, tag="sync", forbid_unknown_fields
     """Ask for the full view at the head (a client that lost track of its patches)."""
 
 
-ClientMessage = Hello | Act | SyncRequest
+class Create(msgspec.Struct, frozen=True, tag="create", forbid_unknown_fields=True):
+    """Create a campaign and play it on this socket, as ``seat`` (None: the first seat a person
+    plays): the socket leaves the campaign it watched, if any, and is answered ``created`` (the
+    seats' tokens) and then ``welcome``, as a ``hello`` with the new seat's token would be. One
+    round trip from "New game" to a playable table, on the socket the player already has."""
+
+    campaign: CreateCampaign
+    seat: Name | None = None
+    name: str | None = None
+    presence: bool = False
+
+
+ClientMessage = Hello | Act | SyncRequest | Create
 
 # -- WebSocket, server to client -------------------------------------------------------------
+
+
+class Created(msgspec.Struct, frozen=True, tag="created"):
+    """A campaign this socket created (``create``): as ``POST /api/campaigns`` answers, each
+    seat's token shown once; this socket's ``welcome`` to it follows."""
+
+    id: str
+    game: str
+    seats: dict[str, str]
+    seed_hash: str
+    version: int
+    seat: str
+    """The seat this socket plays."""
 
 
 class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
@@ -335,6 +372,10 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome"):
     spectator_delay: SpectatorDelay | None = None
     """A spectator's welcome to a running campaign with a spectator delay: how far behind the
     table this socket sees it (its updates come as they come due, until the campaign ends)."""
+    asked_from: int | None = None
+    """Replays only: the ``from`` the client asked for, when it lay past what this viewer may
+    see now (the head; a spectator's delayed version, with ``spectator_delay`` set). The
+    replay starts at ``version`` instead; None when it starts where it was asked to."""
 
 
 class Missed(msgspec.Struct, frozen=True, tag="missed"):
@@ -423,5 +464,14 @@ class ErrorMessage(msgspec.Struct, frozen=True, tag="error", omit_defaults=True)
 
 
 ServerMessage = (
-    Welcome | Missed | Update | Accepted | Sync | Presence | Rejected | ReplayEnd | ErrorMessage
+    Welcome
+    | Missed
+    | Update
+    | Accepted
+    | Sync
+    | Presence
+    | Rejected
+    | ReplayEnd
+    | ErrorMessage
+    | Created
 )

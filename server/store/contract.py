@@ -121,6 +121,12 @@ class EventRecorder(Protocol):
         """Raises UnknownCampaign."""
         ...
 
+    async def add_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        """Set ``attrs`` on an existing campaign (others keep theirs): the one change its
+        metadata takes after creation, for a mark that can only be added, such as known luck.
+        Raises UnknownCampaign."""
+        ...
+
     async def catalogue(self, campaign_id: str) -> None:
         """Make sure a campaign that exists is in the catalog, as creating it does (idempotent;
         raises UnknownCampaign). Where the catalog is written in a step of its own after the

@@ -75,6 +75,11 @@ class MemoryStore(Recording, PointRunsNear):
             campaign.runs = extended([], [info.head] if events and point else [])
         return info
 
+    async def add_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        campaign = self._get(campaign_id)
+        info = campaign.info
+        campaign.info = msgspec.structs.replace(info, attrs={**info.attrs, **attrs})
+
     async def catalogue(self, campaign_id: str) -> None:
         await self.info(campaign_id)  # a campaign and its catalog entry are one record here
 

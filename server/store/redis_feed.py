@@ -164,19 +164,30 @@ class RedisFeed:
     async def watch(self, campaign_id: str) -> None:
         channel = self._channel_of(campaign_id)
         self._watched[channel] = campaign_id
-        # In the watcher set first: an append after this is published, and one before it is
-        # found by the catch-up read that follows the subscription.
-        await self._mark([campaign_id], True)
         if not self._following:
+            await self._mark([campaign_id], True)
             self._unheard = True  # subscribed on the first connection, which then resumes
             return
         confirmed = self._waiter(channel)
         try:
             pubsub = self._connection(channel)
-            # Without a connection now, the next one subscribes it and confirms.
-            if pubsub is not None:
-                await pubsub.ssubscribe(channel)
-            await asyncio.wait_for(confirmed, self._confirm_timeout)
+            # Into the watcher set and subscribed at once, in either order: an append made
+            # before both is found by the catch-up read that follows the watch, and one made
+            # after both is published and heard. Without a connection now, the next one
+            # subscribes it and confirms.
+            # (Awaited in this task, not gathered: each task handed a result costs a turn of a
+            # busy event loop, and a join waits for every one: docs/performance.md.)
+            marking = asyncio.ensure_future(self._mark([campaign_id], True))
+            try:
+                if pubsub is not None:
+                    await pubsub.ssubscribe(channel)
+            finally:
+                await marking
+            async with asyncio.timeout(self._confirm_timeout):
+                await confirmed
+        except StoreUnavailable:
+            self._drop_waiter(channel, confirmed)
+            raise
         except (*_TROUBLE, TimeoutError) as error:
             self._drop_waiter(channel, confirmed)
             raise StoreUnavailable(f"Could not watch campaign {campaign_id}: {error!r}") from error

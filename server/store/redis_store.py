@@ -249,6 +249,11 @@ class RedisStore(Recording, PointRunsNear):
             async with self._pooled():
                 await self._catalog.enter(info)
 
+    async def add_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        await self.info(campaign_id)  # never a meta hash of attributes alone
+        with reachable():
+            await self._link.execute("HSET", self._key(campaign_id, "meta"), *attr_fields(attrs))
+
     async def info(self, campaign_id: str) -> CampaignInfo:
         with reachable():
             flat = await self._link.execute("HGETALL", self._key(campaign_id, "meta"))

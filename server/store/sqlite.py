@@ -136,6 +136,17 @@ class SqliteStore(Recording, PointRunsNear):
     async def info(self, campaign_id: str) -> CampaignInfo:
         return await self._run(lambda db: _info(db, campaign_id))
 
+    async def add_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            with immediate(db):
+                info = _info(db, campaign_id)
+                db.execute(
+                    "UPDATE campaigns SET attrs = ? WHERE id = ?",
+                    (_encode_attrs({**info.attrs, **attrs}), campaign_id),
+                )
+
+        await self._run(work)
+
     async def forks_of(
         self, campaign_id: str, *, after: ForkKey | None = None, limit: int = FORKS_PAGE
     ) -> list[CampaignInfo]:

@@ -1,7 +1,8 @@
 """The replay socket ``/ws/campaigns/{id}/replay?from=N&speed=X``.
 
 After the client's ``hello`` (a seat token or none), the server sends ``welcome`` at version
-``from`` (default 1), then one ``update`` per later version up to the head at that moment (its
+``from`` (default 1; past what the viewer may see, at its head or delayed version, saying so in
+``asked_from``), then one ``update`` per later version up to the head at that moment (its
 event and the patch from the previous view), ``speed`` updates per second (0: as fast as the socket
 takes them), then ``end`` and a normal close.
 """
@@ -18,6 +19,7 @@ from domain.core.engine import waits
 from projections.log import seen
 from projections.patch import diff
 from projections.views import seat_view
+from server.campaigns.delay import delay_of
 from server.context import Context, authenticate, context
 from server.errors import ErrorBody, classify
 from server.live.frames import Frames, frames_for
@@ -82,7 +84,8 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
             return
         seat = await authenticate(ctx, client_of(websocket), cid, hello.token)
         # A delayed campaign's spectator replays it up to the version it may see.
-        head = await ctx.spectators.head_for(await service.head(cid), seat)
+        live = await service.head(cid)
+        head = await ctx.spectators.head_for(live, seat)
         facts = head.facts
         game = facts.game
         version = min(start, head.version)
@@ -98,6 +101,8 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
             [],
             game.outcome(state),
             decision_point=await service.decision_points.contains(head, version),
+            spectator_delay=None if head is live else delay_of(facts.attrs),
+            asked_from=start if start > version else None,
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed

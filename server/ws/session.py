@@ -1,4 +1,5 @@
-"""The play socket ``/ws/campaigns/{id}``: hello, welcome, actions, and live updates.
+"""The play sockets: ``/ws/campaigns/{id}`` (hello, welcome, actions, and live updates) and
+``/ws/play``, which starts with no campaign and creates one (``create``).
 
 A session starts with the client's ``hello`` (a seat token or none, and optionally ``since``, the
 last version it saw). The server answers ``welcome`` with the full view at the head (and, after a
@@ -6,8 +7,10 @@ last version it saw). The server answers ``welcome`` with the full view at the h
 answered ``accepted`` (carrying that change's update, so the acting socket gets one frame per
 action) or ``rejected`` (nothing was appended). ``sync`` asks for the full view again. A ``hello``
 with ``presence`` also gets ``presence`` (who is connected) after its welcome and whenever a socket
-joins or leaves. Every frame leaves through the session's :class:`~server.live.outbox.Outbox`, in
-order.
+joins or leaves. ``create`` makes a new campaign and moves the socket to it, on either path: the
+answer is ``created`` (the seats' tokens), then the new campaign's ``welcome``; the campaign it
+watched before sends nothing after ``created``. Every frame leaves through the session's
+:class:`~server.live.outbox.Outbox`, in order.
 """
 
 from __future__ import annotations
@@ -23,17 +26,20 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from projections.log import SeenEvent
 from server.campaigns.delay import delay_of
 from server.campaigns.head import Head
-from server.context import Context, authenticate, context, perform
-from server.errors import ErrorBody, classify
+from server.context import Context, authenticate, context, make_campaign, perform, plan_campaign
+from server.errors import ApiError, ErrorBody, classify
 from server.live.frames import MAX_FRAME, Frames, frames_for
 from server.live.hub import Origin, Watcher, seen_events, sync_message
-from server.live.outbox import Outbox
+from server.live.outbox import Frame, Outbox
 from server.live.wire import WRITE_NOW
 from server.ops import logs
 from server.protocol.messages import (
     Accepted,
     Act,
     ClientMessage,
+    Create,
+    Created,
+    CreatedOut,
     ErrorMessage,
     Hello,
     Missed,
@@ -104,6 +110,15 @@ def frame_data(message: MutableMapping[str, Any]) -> str | bytes:
     return data
 
 
+def _name(given: str | None) -> str | None:
+    """The player's name as a ``hello`` or ``create`` gives it, trimmed; refused past the
+    longest."""
+    name = (given or "").strip() or None
+    if name is not None and len(name) > MAX_NAME:
+        raise ApiError("bad_request", f"A name has at most {MAX_NAME} characters.")
+    return name
+
+
 class Session:
     __slots__ = (
         "_bad",
@@ -119,7 +134,9 @@ class Session:
         "ws",
     )
 
-    def __init__(self, websocket: WebSocket, ctx: Context, campaign_id: str, frames: Frames):
+    def __init__(
+        self, websocket: WebSocket, ctx: Context, campaign_id: str | None, frames: Frames
+    ) -> None:
         self.ws = websocket
         self.ctx = ctx
         self.campaign_id = campaign_id
@@ -146,7 +163,8 @@ class Session:
     async def run(self) -> str | None:
         """Serve the client until it goes; the reason of its disconnect event, if any."""
         try:
-            await self.ctx.service.facts(self.campaign_id)
+            if self.campaign_id is not None:
+                await self.ctx.service.facts(self.campaign_id)
         except Exception as error:
             body = _error(error)
             self.send(ErrorMessage(body.code, body.message))
@@ -205,6 +223,8 @@ class Session:
                 await self.hello(decoded)
             case SyncRequest():
                 self.sync()
+            case Create():
+                await self.create(decoded)
 
     async def hello(self, hello: Hello) -> None:
         if self.watcher is not None:
@@ -216,30 +236,106 @@ class Session:
             body = _error(error)
             self.send(ErrorMessage(body.code, body.message))
 
-    async def _join(self, hello: Hello) -> None:
-        service = self.ctx.service
-        name = (hello.name or "").strip() or None
-        if name is not None and len(name) > MAX_NAME:
-            self.send(ErrorMessage("bad_request", f"A name has at most {MAX_NAME} characters."))
+    async def create(self, asked: Create) -> None:
+        """Create a campaign and move this socket to it (see the module's docstring): the
+        campaign is stored while its feed is watched, then ``created`` and its welcome go out,
+        after anything still queued of the campaign the socket leaves."""
+        hub = self.ctx.hub
+        try:
+            name = _name(asked.name)
+            plan = await plan_campaign(self.ctx, self.client, asked.campaign)
+            bots = plan.specs
+            people = [seat for seat in plan.seats if seat not in bots]
+            seat = asked.seat or people[0]
+            if seat not in people:
+                raise ApiError(
+                    "bad_request",
+                    f"This socket plays a seat a person plays: one of {', '.join(people)}.",
+                )
+        except Exception as error:
+            body = _error(error)
+            self.send(ErrorMessage(body.code, body.message))
             return
-        facts = await service.facts(self.campaign_id)
+        if self.watcher is not None:
+            # Nothing more of the campaign it leaves is queued once it is dropped, and what is
+            # queued already goes out before ``created``. Its feed is let go of in the
+            # background, not on the way to the new welcome.
+            hub.drop(self.watcher)
+            self.watcher, self.seat = None, None
+            await self.outbox.drained()
+        campaign_id = self.ctx.service.new_campaign_id()
+        self.campaign_id = campaign_id
+        logs.campaign_id.set(campaign_id)
+        made: list[CreatedOut] = []
+
+        async def creating() -> None:
+            made.append(await make_campaign(self.ctx, plan, campaign_id=campaign_id))
+
+        try:
+            watcher, head = await hub.join(
+                campaign_id,
+                seat,
+                self.frames,
+                self.outbox,
+                name=name,
+                presence=asked.presence,
+                creating=creating(),
+            )
+        except Exception as error:
+            self.campaign_id = None
+            body = _error(error)
+            self.send(ErrorMessage(body.code, body.message))
+            return
+        out = made[0]
+        created = Created(out.id, out.game, out.seats, out.seed_hash, out.version, seat)
+        await self._welcome(watcher, head, seat, None, first=self.frames.encode(created))
+
+    async def _join(self, hello: Hello) -> None:
+        if self.campaign_id is None:
+            self.send(
+                ErrorMessage(
+                    "bad_request",
+                    "This socket has no campaign yet: send 'create', or open "
+                    "/ws/campaigns/{id} to join one.",
+                )
+            )
+            return
+        try:
+            name = _name(hello.name)
+        except ApiError as error:
+            self.send(ErrorMessage(error.code, error.message))
+            return
         seat = await authenticate(self.ctx, self.client, self.campaign_id, hello.token)
         watcher, head = await self.ctx.hub.join(
             self.campaign_id, seat, self.frames, self.outbox, name=name, presence=hello.presence
         )
+        await self._welcome(watcher, head, seat, hello.since)
+
+    async def _welcome(
+        self,
+        watcher: Watcher,
+        head: Head,
+        seat: str | None,
+        since: int | None,
+        *,
+        first: Frame | None = None,
+    ) -> None:
+        """Welcome the socket that joined as ``watcher`` at ``head`` (its outbox held), with
+        the events after ``since`` it missed; ``first`` goes out before the welcome."""
+        facts = head.facts
         # A delayed campaign's spectator is welcomed behind the table, where it stays.
         delay = delay_of(facts.attrs) if seat is None else None
         try:
             missed: list[SeenEvent] = []
             after = head.version
-            if hello.since is not None:
-                if not 1 <= hello.since <= head.version:
+            if since is not None:
+                if not 1 <= since <= head.version:
                     raise ValueError(
-                        f"'since' must be a version from 1 to {head.version}, not {hello.since}."
+                        f"'since' must be a version from 1 to {head.version}, not {since}."
                     )
-                if hello.since < head.version:
-                    recorded = await service.events(
-                        self.campaign_id, hello.since, head.version, MISSED_PAGE
+                if since < head.version:
+                    recorded = await self.ctx.service.events(
+                        facts.id, since, head.version, MISSED_PAGE
                     )
                     missed = seen_events(head, recorded, seat)
                     after = recorded[-1].version
@@ -252,7 +348,7 @@ class Session:
             raise
         self.seat, self.watcher = seat, watcher
         welcome = Welcome(
-            campaign=self.campaign_id,
+            campaign=facts.id,
             game=facts.game.info.name,
             seat=seat,
             seats=list(facts.seats),
@@ -264,11 +360,13 @@ class Session:
             missed_more=after < head.version,
             spectator_delay=delay if head.outcome == "running" else None,
         )
+        firsts = () if first is None else (first,)
         if after == head.version:
-            self.outbox.release(self.frames.encode(welcome))
+            self.outbox.release(*firsts, self.frames.encode(welcome))
         else:
+            assert first is None  # only a creation sends one, and it has nothing to resume
             await self._resume_in_pages(welcome, head, seat, after)
-        self.ctx.hub.announce(self.campaign_id)
+        self.ctx.hub.announce(facts.id)
 
     async def _resume_in_pages(
         self, welcome: Welcome, head: Head, seat: str | None, after: int
@@ -280,7 +378,7 @@ class Session:
             await self.outbox.settled()
             await self.ws.send(self.frames.encode(welcome))
             while after < head.version:
-                recorded = await service.events(self.campaign_id, after, head.version, MISSED_PAGE)
+                recorded = await service.events(head.facts.id, after, head.version, MISSED_PAGE)
                 after = recorded[-1].version
                 page = Missed(seen_events(head, recorded, seat), after < head.version)
                 await self.ws.send(self.frames.encode(page))
@@ -303,7 +401,7 @@ class Session:
         try:
             acted = await perform(
                 self.ctx,
-                self.campaign_id,
+                watcher.campaign_id,
                 self.seat,
                 act.action,
                 expected_version=act.expected_version,
@@ -315,7 +413,7 @@ class Session:
             self.send(Rejected(act.command_id, body.code, body.message))
         else:
             if acted.duplicate:
-                head = self.ctx.service.heads.cached(self.campaign_id)
+                head = self.ctx.service.heads.cached(watcher.campaign_id)
                 events = [] if head is None else seen_events(head, acted.events, self.seat)
                 self.send(Accepted(act.command_id, acted.first, acted.last, True, events))
             # Otherwise the fan-out has queued the answer with the update it caused.
@@ -325,9 +423,9 @@ class Session:
 
     def _shown(self) -> Head | None:
         """The head this socket sees: a delayed campaign's spectators see it behind the table."""
-        if self.watcher is not None:
-            return self.ctx.hub.showing(self.watcher)
-        return self.ctx.service.heads.cached(self.campaign_id)
+        if self.watcher is None:
+            return None
+        return self.ctx.hub.showing(self.watcher)
 
     def sync(self) -> None:
         head = self._shown()
@@ -364,14 +462,27 @@ async def admitted(websocket: WebSocket, ctx: Context, frames: Frames) -> bool:
     "A play session: hello, welcome, actions, live updates.", ServerMessage, request=ClientMessage
 )
 async def campaign_socket(websocket: WebSocket) -> None:
+    await _serve(websocket, websocket.path_params["id"])
+
+
+@operation(
+    "A play session that starts by creating its campaign (create, created, welcome, ...).",
+    ServerMessage,
+    request=ClientMessage,
+)
+async def play_socket(websocket: WebSocket) -> None:
+    await _serve(websocket, None)
+
+
+async def _serve(websocket: WebSocket, campaign_id: str | None) -> None:
     ctx = context(websocket)
     frames, subprotocol = frames_for(list(websocket.scope.get("subprotocols", [])))
     await websocket.accept(subprotocol=subprotocol)
     if not await admitted(websocket, ctx, frames):
         return
-    session = Session(websocket, ctx, websocket.path_params["id"], frames)
-    # The session's own task: whatever it logs, it logs for this campaign.
-    logs.campaign_id.set(session.campaign_id)
+    session = Session(websocket, ctx, campaign_id, frames)
+    # The session's own task: whatever it logs, it logs for its campaign.
+    logs.campaign_id.set(campaign_id)
     ctx.metrics.sockets.inc()
     try:
         reason = await session.run()

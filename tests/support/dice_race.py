@@ -13,7 +13,16 @@ import msgspec
 
 from domain.core.errors import IllegalAction, NotYourTurn
 from domain.core.events import CampaignCreated
-from domain.core.game import GameInfo, LegalAction, Outcome, Progress, Step, action_id, options_of
+from domain.core.game import (
+    CONTRACT_VERSION,
+    GameInfo,
+    LegalAction,
+    Outcome,
+    Progress,
+    Step,
+    action_id,
+    options_of,
+)
 from domain.core.rng import Chance, Rng
 from domain.core.turn import Turn
 
@@ -66,6 +75,7 @@ class DiceRaceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class DiceRace:
+    contract = CONTRACT_VERSION
     info = GameInfo(
         name="dice-race",
         title="Dice Race",

@@ -395,6 +395,9 @@ def test_the_seed_is_sent_as_its_digits(live: Live, tab: Page) -> None:
     seed.fill("12ab")
     form.locator('button[type="submit"]').click()
     expect(form.locator(".form-status")).to_contain_text("0 to 18446744073709551615")
+    seed.fill("0042")  # the seed shown back and hashed is the one typed: never read as 42
+    form.locator('button[type="submit"]').click()
+    expect(form.locator(".form-status")).to_contain_text("without leading zeros")
     assert sent == []
     seed.fill("13112283191526718841")
     form.locator('button[type="submit"]').click()

@@ -157,19 +157,23 @@ LEVEL = Level(iterations=40, playout=0, trust=4, margin=0.05)
 
 def test_the_policy_s_move_is_kept_against_a_better_mean_seen_too_seldom() -> None:
     root, first = _root({"kept": _node(10, 0.40), "lucky": _node(3, 0.95)})
-    assert _choice(root, first, ("player", "kept"), 40, LEVEL).action.id == "kept"
+    chosen = _choice(root, first, ("player", "kept"), 40, LEVEL)
+    assert chosen.action.id == "kept" and chosen.why == "seldom"
 
 
 def test_the_policy_s_move_is_kept_against_a_mean_within_the_margin() -> None:
     root, first = _root({"kept": _node(10, 0.40), "close": _node(20, 0.44)})
-    assert _choice(root, first, ("player", "kept"), 40, LEVEL).action.id == "kept"
+    chosen = _choice(root, first, ("player", "kept"), 40, LEVEL)
+    assert chosen.action.id == "kept" and chosen.why == "close"
 
 
 def test_another_move_is_chosen_on_enough_visits_and_a_clear_margin() -> None:
     root, first = _root({"kept": _node(10, 0.40), "better": _node(8, 0.50), "best": _node(5, 0.60)})
     chosen = _choice(root, first, ("player", "kept"), 40, LEVEL)
-    assert chosen.action.id == "best"
-    assert chosen.runner_up is not None and chosen.runner_up.id == "kept"
+    assert chosen.action.id == "best" and chosen.why == "best"
+    # The runner-up is the next best figure, not the most visited move.
+    assert chosen.runner_up is not None and chosen.runner_up.id == "better"
+    assert chosen.runner_up_rate == pytest.approx(0.50) and chosen.runner_up_visits == 8
 
 
 def test_the_best_line_judges_a_move_by_its_best_child_not_its_mean() -> None:

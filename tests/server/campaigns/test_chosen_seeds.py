@@ -297,3 +297,15 @@ async def test_a_fork_with_a_chosen_seed_shows_it_as_a_string_on_a_message_pack_
     assert welcome["type"] == "welcome" and welcome["outcome"] == "won", welcome
     reseeded = welcome["missed"][0]["event"]
     assert reseeded == {"type": "campaign/reseeded", "seed": LARGE, "salt": ""}
+
+
+async def test_a_seed_with_leading_zeros_is_refused_saying_so_and_nothing_is_created(
+    api: httpx.AsyncClient,
+) -> None:
+    before = (await get(api, "/api/campaigns?limit=200"))["campaigns"]
+    response = await api.post("/api/campaigns", json={"game": "dice-race", "seed": "0042"})
+    assert response.status_code == 400, response.text
+    assert "without leading zeros" in response.json()["error"]["message"]
+    assert (await get(api, "/api/campaigns?limit=200"))["campaigns"] == before
+    zero = await api.post("/api/campaigns", json={"game": "dice-race", "seed": "0"})
+    assert zero.status_code == 201, "0 itself has no leading zero"

@@ -167,3 +167,46 @@ async def test_a_long_campaign_is_staged_out_of_sight_and_a_rerun_completes_it(
         ]
         assert (await CampaignService(target).verify(campaign_id)).ok
         assert (await import_export(target, checked, atomic=step)).outcome == "present"
+
+
+@pytest.mark.parametrize("atomic", [5_000, 20])
+async def test_an_import_arrives_with_the_points_and_snapshots_its_play_left(
+    source: CampaignService, tmp_path: Path, atomic: int
+) -> None:
+    campaign_id, _ = await played(source, "gil-ennis", seed=5, moves=25)
+    await source.rewind(campaign_id, (await source.head(campaign_id)).version - 6)
+    await play_on(source, campaign_id, seed=6, moves=10)
+    data = await exported(source, campaign_id)
+    target = SqliteStore(tmp_path / "target.sqlite3")
+    try:
+        done = await import_export(target, read_export(lines_of(data)), atomic=atomic)
+        assert done.staged == (atomic == 20)
+        head = (await target.info(campaign_id)).head
+        snapshot = await target.load_snapshot(campaign_id, head)
+        assert snapshot is not None and snapshot.version == head, "it arrives at rest"
+        # every point recorded: a lookup needs no fold, and finds what play recorded live
+        ask = {"before": 10_000, "after": 10_000, "highest": head}
+        arrived = await target.point_runs(campaign_id, 1, **ask)
+        assert arrived == await source.store.point_runs(campaign_id, 1, **ask)
+    finally:
+        await target.close()
+
+
+async def test_a_campaign_marked_since_it_was_imported_is_marked_by_the_next_import(
+    source: CampaignService, tmp_path: Path
+) -> None:
+    campaign_id = (await source.create("gil-ennis")).id  # secret luck: not marked at first
+    await play_on(source, campaign_id, seed=8, moves=6)
+    first = await exported(source, campaign_id)
+    # a seat previews the luck in a fork: the campaign is marked, its events unchanged
+    await source.fork(campaign_id, (await source.head(campaign_id)).version)
+    again = await exported(source, campaign_id)
+    target = SqliteStore(tmp_path / "target.sqlite3")
+    try:
+        await import_export(target, read_export(lines_of(first)))
+        assert "known_luck" not in (await target.info(campaign_id)).attrs
+        done = await import_export(target, read_export(lines_of(again)))
+        assert done.outcome == "present"
+        assert (await target.info(campaign_id)).attrs.get("known_luck") == "1"
+    finally:
+        await target.close()

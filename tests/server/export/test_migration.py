@@ -86,3 +86,19 @@ async def test_a_ruleset_this_server_does_not_play_is_compared_but_not_replayed(
     verified = await Verification(old, target).run(infos)
     assert (verified.divergences, verified.unplayed) == ([], [campaign_id])
     assert verified.events == len(events) and verified.replayed == 0
+
+
+async def test_a_campaign_marked_after_it_was_copied_is_marked_by_the_next_run() -> None:
+    source = CampaignService(MemoryStore())
+    campaign_id = (await source.create("gil-ennis")).id  # secret luck: not marked at first
+    await play_on(source, campaign_id, seed=4, moves=5)
+    target = MemoryStore()
+    await Migration(source.store, target).run(await catalog_of(source.store))
+    assert "known_luck" not in (await target.info(campaign_id)).attrs
+    # a seat previews its luck in a fork: the campaign is marked, its events unchanged
+    await source.fork(campaign_id, (await source.head(campaign_id)).version)
+    report = await Migration(source.store, target).run(await catalog_of(source.store))
+    assert report.refused == [] and report.present == 1
+    assert (await target.info(campaign_id)).attrs.get("known_luck") == "1"
+    verified = await Verification(source.store, target).run(await catalog_of(source.store))
+    assert verified.divergences == []

@@ -103,6 +103,23 @@ async def test_an_event_changed_with_every_sum_made_again_fails_its_replay(
     assert f"version {version} (DiceDrawn)" in str(refused.value)
 
 
+async def test_a_line_moved_out_of_its_place_is_refused_in_the_files_own_words(
+    finished: tuple[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, data = finished
+    lines = lines_of(data)
+    # every line keeps its own sum: only the order tells them apart
+    event_again = b"".join([*lines[:-1], lines[2], lines[-1]])
+    campaign_later = b"".join([lines[0], lines[2], lines[1], *lines[3:]])
+    with pytest.raises(DamagedExport) as refused:
+        read_export(lines_of(event_again))
+    where = len(lines)
+    assert str(refused.value) == f'The file\'s line {where} holds an "event" line out of its place.'
+    said = await refused_import(tmp_path, campaign_later, capsys)
+    assert 'line 2 holds an "event" line out of its place' in said
+    assert "EventLine" not in said
+
+
 async def test_a_file_cut_short_is_refused(
     finished: tuple[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

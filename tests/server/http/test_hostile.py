@@ -80,6 +80,8 @@ BAD_SEEDS: list[object] = [
     2**53,  # a double cannot tell it from 2**53 + 1: it may have been rounded on its way
     13112283191526720000,  # 13112283191526718841 as a browser sends it
     "18446744073709551616",
+    "00000000000000000042",  # shown back as "42", a seed hash over other text: refused
+    "07",
     "-7",
     "7.0",
     " 7",

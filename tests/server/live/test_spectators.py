@@ -216,6 +216,27 @@ async def test_the_replay_socket_ends_at_the_delayed_version(
         assert (await replay.expect("end"))["version"] == table.version
 
 
+async def test_a_replay_asked_from_past_the_delayed_version_says_where_it_starts_instead(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    table = await delayed_table(api, {"moves": 2})
+    versions = [await table.play() for _ in range(4)]
+    past = versions[3]
+    url = f"{live.ws}/ws/campaigns/{table.id}/replay?from={past}&speed=0"
+    async with connect(url, open_timeout=10) as connection:
+        replay = Socket(connection)
+        welcome = await replay.hello()
+        assert welcome["version"] == versions[1]
+        assert welcome["asked_from"] == past
+        assert welcome["spectator_delay"] == {"moves": 2}
+        assert (await replay.expect("end"))["version"] == versions[1]
+    async with connect(url, open_timeout=10) as connection:
+        replay = Socket(connection)
+        welcome = await replay.hello(table.token)  # a seat is never delayed
+        assert (welcome["version"], welcome["asked_from"]) == (past, None)
+        assert welcome["spectator_delay"] is None
+
+
 async def test_a_seconds_delay_is_released_by_its_timer_without_a_new_move(
     live: Live, api: httpx.AsyncClient
 ) -> None:

@@ -113,5 +113,23 @@ class LineageConformance:
         assert (await store.info("parent")).attrs == {"title": "Original"}
         assert (await store.info("child")).attrs == {"title": "Branch", "note": "é"}
 
+    async def test_added_attrs_join_the_others_and_reach_every_reader(
+        self, store: EventStore
+    ) -> None:
+        await store.create("parent", "gil_ennis", now_ms=1, attrs={"title": "Original"})
+        await store.fork("parent", 0, "child", now_ms=2, attrs={"title": "Branch"})
+        await store.add_attrs("parent", {"known_luck": "1"})
+        await store.add_attrs("child", {"known_luck": "1", "title": "Renamed"})
+        assert (await store.info("parent")).attrs == {"title": "Original", "known_luck": "1"}
+        assert (await store.info("child")).attrs == {"title": "Renamed", "known_luck": "1"}
+        (child,) = await store.forks_of("parent")
+        assert child.attrs == {"title": "Renamed", "known_luck": "1"}
+        listed = {info.id: info.attrs for info in await store.list_campaigns()}
+        assert listed["parent"] == {"title": "Original", "known_luck": "1"}
+        with pytest.raises(UnknownCampaign):
+            await store.add_attrs("nobody", {"known_luck": "1"})
+        with pytest.raises(UnknownCampaign):
+            await store.info("nobody")
+
     async def test_ping_answers(self, store: EventStore) -> None:
         await store.ping()

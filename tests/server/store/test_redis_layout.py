@@ -14,8 +14,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.crc import key_slot
 
-from server.store import redis as redis_store
-from server.store import redis_catalog
+from server.store import redis_catalog, redis_store
 from server.store.base import (
     AppendResult,
     StoredEvent,

@@ -1,0 +1,28 @@
+"""The game kit as a pytest plugin. A game's own tests load it from their ``conftest.py``
+(``pytest_plugins = ["cli.pytest_kit"]``) and ask the ``keeps_promises`` fixture to check their
+game: the test fails with every broken promise, its seed and its version."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from domain.core.game import Game
+from domain.kit import Budget, check_game
+
+Check = Callable[..., None]
+
+
+def assert_keeps_promises(game: Game, **budget: Any) -> None:
+    """Fail the test unless ``game`` keeps every promise; ``budget`` as :class:`Budget`'s
+    fields (``playthroughs``, ``moves``, ``seed``, ``options``)."""
+    broken = check_game(game, Budget(**budget))
+    if broken:
+        pytest.fail("\n".join(str(found) for found in broken), pytrace=False)
+
+
+@pytest.fixture
+def keeps_promises() -> Check:
+    return assert_keeps_promises
