@@ -17,9 +17,10 @@ first); the table goes to stdout as Markdown, ``--save`` keeps each campaign's p
 JSON line as soon as it is done, and ``--load`` tallies such a file again.
 The figures are the same for the same arguments; only the CPU times vary.
 
-It lives here, beside the other measurements run by hand, rather than in ``domain/`` (it counts
-CPU time, runs processes and writes files, which the domain may not) or in the ``tabletale``
-command (a check of the analysis's honesty, not something a player runs).
+It lives in ``cli/`` beside the other measurements run by hand (``bench``, ``balance``), rather
+than in ``domain/`` (it counts CPU time, runs processes and writes files, which the domain may
+not) or in ``loadtests/`` (which reach the server from outside); it is no ``tabletale`` command,
+being a check of the analysis's honesty rather than something a player runs.
 """
 
 from __future__ import annotations
@@ -241,7 +242,7 @@ def chart(done: dict[str, list[Done]], path: Path) -> None:
         axes.set_xlabel("chance of winning given (mean of the decile)")
         axes.set_ylabel("share of those positions won (95% interval)")
         axes.set_title("Are the analysis's chances honest?")
-        axes.legend(loc="upper left", title="game (positions)")
+        axes.legend(loc="lower right", title="game (positions)")
         figure.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
 
 

@@ -92,10 +92,12 @@ class Judgement:
 
     @property
     def met(self) -> bool:
-        return self.judged and not self.misses
+        return bool(self.target) and self.judged and not self.misses
 
     @property
     def verdict(self) -> str:
+        if not self.target:
+            return "no target set"
         if not self.judged:
             return "not judged"
         return "met" if self.met else "not met: " + "; ".join(self.misses)

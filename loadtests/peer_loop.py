@@ -18,14 +18,16 @@ pace), waiting for the bot's moves as a person would and starting a new journey 
 the ``S`` sessions' round trips are reported apart from theirs, so that what the bots cost the
 people beside them shows. ``--pin 0/1`` puts the server's processes on core 0 and the load
 generator and a local Redis on core 1 for the run (Redis is put back afterwards), so that the
-tail measured is the server's own; the CPU of each of the three is reported. ``--idle N`` opens ``N`` player sockets
-that never act and measures what they cost the server. When Node and the boardgame.io harness
-(``--peer``) are present, the harness runs with the same ``S`` and ``D`` right after, so the
-ratios come from one sitting on one machine.
+tail measured is the server's own; the CPU of each of the three is reported. ``--idle N`` opens
+``N`` player sockets that never act and measures what they cost the server. When Node and the
+boardgame.io harness (``--peer``) are present, the harness runs with the same ``S`` and ``D``
+right after, so the ratios come from one sitting on one machine.
 
 Prints one JSON line per configuration: moves, moves/s, p50/p95/p99 round trip (ms), errors,
 server CPU per accepted action (ms), server peak RSS, the Redis connections each server process
-holds, and the garbage collector's pauses in the window.
+holds, the garbage collector's pauses in the window, and where the server's time per action
+went, phase by phase (``action_phases``: the lock, the rules, the store, the delivery, the
+collector and the rest; each phase's mean and the bound its 99th percentile lies under).
 """
 
 from __future__ import annotations
@@ -286,6 +288,51 @@ def collector_pauses(base: str) -> dict[str, dict[str, float]]:
     return out
 
 
+def action_phases(base: str) -> dict[str, dict[str, Any]]:
+    """The server's accepted actions so far, phase by phase (``tabletale_action_phase_seconds``):
+    count, total seconds and the cumulative bucket counts."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(base + "/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    out: dict[str, dict[str, Any]] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != "tabletale_action_phase_seconds":
+            continue
+        for sample in family.samples:
+            seen = out.setdefault(sample.labels["phase"], {"count": 0, "sum": 0, "buckets": {}})
+            if sample.name.endswith("_count"):
+                seen["count"] = sample.value
+            elif sample.name.endswith("_sum"):
+                seen["sum"] = sample.value
+            elif sample.name.endswith("_bucket"):
+                seen["buckets"][float(sample.labels["le"])] = sample.value
+    return out
+
+
+def phases_between(
+    before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, float | None]]:
+    """Per phase over the window: its mean in ms, and the bucket bound its 99th percentile lies
+    under (None past the last bound): which phase a slow move's time went to."""
+    out: dict[str, dict[str, float | None]] = {}
+    for phase, now in sorted(after.items()):
+        was = before.get(phase, {"count": 0, "sum": 0, "buckets": {}})
+        count = now["count"] - was["count"]
+        if not count:
+            continue
+        p99: float | None = None
+        for bound in sorted(now["buckets"]):
+            if now["buckets"][bound] - was["buckets"].get(bound, 0) >= 0.99 * count:
+                p99 = None if bound == math.inf else round(bound * 1000, 1)
+                break
+        out[phase] = {
+            "mean_ms": round((now["sum"] - was["sum"]) * 1000 / count, 3),
+            "p99_ms_at_most": p99,
+        }
+    return out
+
+
 def pauses_between(
     before: dict[str, dict[str, float]], after: dict[str, dict[str, float]]
 ) -> dict[str, dict[str, float]]:
@@ -366,6 +413,7 @@ def _measure(
     thinking_cpu = -cpu_seconds(thinkers)
     bot_moves_before = _bot_moves(base, args)
     pauses_before = collector_pauses(base) if args.workers == 1 else None
+    phases_before = action_phases(base) if args.workers == 1 else None
     profiler = _profile(args, pids)
     time.sleep(max(0.0, end - time.time()))  # the measured window itself
     cpu_after = cpu_seconds(pids)
@@ -376,6 +424,9 @@ def _measure(
     pauses = {}
     if pauses_before is not None:
         pauses = pauses_between(pauses_before, collector_pauses(base))
+    phases = {}
+    if phases_before is not None:
+        phases = phases_between(phases_before, action_phases(base))
     rss_after = memory_kib(pids, "VmRSS")
     if profiler is not None:
         profiler.wait(timeout=args.duration + 30)
@@ -414,6 +465,7 @@ def _measure(
         "server_peak_rss_mb": round(peak / 1024, 1),
         "redis_connections_per_process": connections,
         "collector_pauses": pauses,
+        "action_phases": phases,
     }
     if args.bot_partners:
         partners = [x for r in results for x in r["partner_latencies"]]

@@ -26,7 +26,9 @@ from server.errors import ApiError, classify
 from server.live.hub import Hub
 from server.live.outbox import Drain
 from server.live.spectators import Spectators
+from server.ops import phases
 from server.ops.metrics import Metrics
+from server.ops.phases import Phases
 from server.protocol.messages import CreateCampaign, CreatedOut
 from server.throttle import Throttle
 
@@ -84,6 +86,8 @@ async def perform(
 ) -> Acted:
     """Apply a seat's action, counting it as accepted or rejected (by code)."""
     started = time.perf_counter()
+    timing = Phases()
+    timed = phases.clock.set(timing)
     try:
         if seat is None:
             raise ApiError("forbidden", "Spectators cannot act; present a seat token.")
@@ -99,8 +103,12 @@ async def perform(
         known = classify(error)
         ctx.metrics.rejected.labels("internal" if known is None else known.code).inc()
         raise
+    finally:
+        phases.clock.reset(timed)
     ctx.metrics.append_seconds.observe(time.perf_counter() - started)
     ctx.metrics.accepted.inc()
+    for phase, seconds in timing.done().items():
+        ctx.metrics.action_phase_seconds.labels(phase).observe(seconds)
     return acted
 
 

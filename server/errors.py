@@ -6,6 +6,7 @@ import msgspec
 from starlette import status
 
 from domain.core.errors import DomainError
+from projections.views import ViewUnavailable
 from server.store.base import StoreError
 
 
@@ -44,6 +45,7 @@ STATUS: dict[str, int] = {
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
     "internal": status.HTTP_500_INTERNAL_SERVER_ERROR,
+    "view_unavailable": status.HTTP_500_INTERNAL_SERVER_ERROR,
 }
 
 
@@ -61,7 +63,7 @@ def classify(error: Exception) -> ErrorBody | None:
     match error:
         case ApiError(code=code, message=message):
             return ErrorBody(code, message)
-        case DomainError() | StoreError():
+        case DomainError() | StoreError() | ViewUnavailable():
             return ErrorBody(error.code, str(error))
         case msgspec.ValidationError() | msgspec.DecodeError():
             return ErrorBody("bad_request", f"The request could not be read: {error}.")

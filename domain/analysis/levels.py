@@ -8,7 +8,7 @@ import msgspec
 from domain.core.errors import InvalidOptions
 
 
-class AnalysisLevel(msgspec.Struct, frozen=True):
+class AnalysisLevel(msgspec.Struct, frozen=True, gc=False):
     search: int
     """The search bot's level (:data:`domain.bots.search_bot.LEVELS`) that finds the best move."""
     playouts: int

@@ -15,7 +15,7 @@ class Move(msgspec.Struct, frozen=True, gc=False):
     label: str
 
 
-class Point(msgspec.Struct, frozen=True):
+class Point(msgspec.Struct, frozen=True, gc=False):
     """One decision point: the chance of winning after the move played and after the move the
     search preferred, from what ``seat`` knew at ``version``."""
 
@@ -35,7 +35,7 @@ class Point(msgspec.Struct, frozen=True):
     draw, something face down): only then can luck have moved the chance."""
 
 
-class TurningPoint(msgspec.Struct, frozen=True):
+class TurningPoint(msgspec.Struct, frozen=True, gc=False):
     """A move that cost much, with the move the search preferred, in the game's words."""
 
     version: int
@@ -49,7 +49,7 @@ class TurningPoint(msgspec.Struct, frozen=True):
     """"Pack Gil's dice ...: 48% instead of 31%"."""
 
 
-class Luck(msgspec.Struct, frozen=True):
+class Luck(msgspec.Struct, frozen=True, gc=False):
     """A draw or roll that moved the chance: the estimate before the luck was known (after the
     move that met it) and after (at the next decision point, or the end)."""
 
@@ -63,7 +63,7 @@ class Luck(msgspec.Struct, frozen=True):
     words: str
 
 
-class Analysis(msgspec.Struct, frozen=True):
+class Analysis(msgspec.Struct, frozen=True, gc=False):
     game: str
     ruleset: str
     level: int

@@ -39,7 +39,10 @@ def _effect(pack: ContentPack, state: EilaState, effect: Effect) -> tuple[str, s
             return f"Discard {count} of these items: {names}", "to choose which items to discard"
         case "fight":
             enemy = pack.enemies[effect.name].name
-            if state.combat is not None and not state.combat.rolled:
+            if state.combat is None:
+                # Inside an action's events: the enemy is faced and the combat begins on its own.
+                return f"Fight {enemy}: the combat begins", f"to fight {enemy}"
+            if not state.combat.rolled:
                 return f"Fight {enemy}: roll the combat dice", f"to fight {enemy}"
             return (
                 f"Fight {enemy}: spend Energy for more combat value, or fight now",

@@ -38,6 +38,7 @@ from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
 from server.campaigns.keyed_lock import KeyedLock
 from server.campaigns.results import Acted
+from server.ops.phases import mark
 from server.store.base import AppendResult, CampaignInfo, StoredEvent, StoreError, VersionConflict
 from server.store.contract import EventStore
 
@@ -412,6 +413,7 @@ class HeadRepository:
             head = self.cached(campaign_id) or await self._load(campaign_id)
             if expected_version > head.version:
                 head = await self._catch_up(head)
+            mark("lock")
             try:
                 if expected_version != head.version:
                     raise VersionConflict(campaign_id, expected_version, head.version)
@@ -443,6 +445,7 @@ class HeadRepository:
         payloads, recorded = facts.codec.encode_steps(
             head.version, steps, seat, command_id, self._clock()
         )
+        mark("rules")
         try:
             result = await self.store.append(
                 facts.id,
@@ -461,9 +464,12 @@ class HeadRepository:
             raise
         if result.duplicate:
             return await self._duplicate(await self._catch_up(head), result.first, result.last)
+        mark("store")
         after = head.advanced(result.last, steps[-1][1], recorded[-1].hash)
         self._install(head, after, recorded, origin)
+        mark("delivery")
         await self._snapshot_past(head, after)
+        mark("store")
         return Acted(result.first, result.last, events=recorded)
 
     async def _snapshot_past(self, before: Head, after: Head) -> None:

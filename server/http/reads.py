@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from projections.log import seen_log
-from projections.views import seat_view
+from projections.views import view_at
 from server.campaigns.points import Points
 from server.campaigns.service import SEED_HASH
 from server.context import context
@@ -74,7 +74,7 @@ async def state(request: Request) -> Response:
     else:
         version, current = await ctx.service.state_at(cid, at)
         game = head.game
-        view, legal, outcome = seat_view(game, current, seat), [], game.outcome(current)
+        view, legal, outcome = view_at(game, current, seat, version), [], game.outcome(current)
     out = StateOut(
         version=version,
         view=view,

@@ -12,6 +12,7 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
 
+from projections.views import ViewUnavailable
 from server.campaigns.tokens import bearer
 from server.context import MAX_BODY, authenticate, context
 from server.errors import ApiError, ErrorBody, ErrorResponse, RateLimited, classify, status_for
@@ -113,6 +114,8 @@ def endpoint(handler: Handler) -> Handler:
             if known is None:
                 log.exception("Unexpected error in %s %s", request.method, request.url.path)
                 known = ErrorBody("internal", "The server failed to handle this request.")
+            elif isinstance(error, ViewUnavailable):  # a fault of a game's view code, typed
+                log.error("%s", error, exc_info=error.__cause__)
             return error_response(known, error=error)
         finally:
             logs.command_id.reset(command)

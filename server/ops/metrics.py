@@ -32,6 +32,8 @@ from prometheus_client import (
     multiprocess,
 )
 
+from server.ops import phases
+
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
 SAMPLE_INTERVAL_S = 1.0
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -56,6 +58,14 @@ class Metrics:
             "tabletale_actions_rejected",
             "Actions rejected, by error code.",
             ["code"],
+            registry=own,
+        )
+        self.action_phase_seconds = Histogram(
+            "tabletale_action_phase_seconds",
+            "Time one accepted action spent in each phase of the command path "
+            "(server/ops/phases.py).",
+            ["phase"],
+            buckets=BUCKETS,
             registry=own,
         )
         self.append_seconds = Histogram(
@@ -144,6 +154,7 @@ class Metrics:
         else:
             paused = time.perf_counter() - self._gc_started
             self.gc_pause_seconds.labels(str(info["generation"])).observe(paused)
+            phases.paused_s[0] += paused
 
     def close(self) -> None:
         """This worker is stopping: its gauges leave the sums (its counts stay)."""

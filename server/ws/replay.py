@@ -5,20 +5,29 @@ After the client's ``hello`` (a seat token or none), the server sends ``welcome`
 ``asked_from``), then one ``update`` per later version up to the head at that moment (its
 event and the patch from the previous view), ``speed`` updates per second (0: as fast as the socket
 takes them), then ``end`` and a normal close.
+
+A version whose view the game fails to render (a fault in its rules code) is answered with an
+``error`` frame, ``view_unavailable``, and the replay goes on: the next update carries that
+version's event too, with the patch from the last view sent. Without a first view to patch from,
+the replay cannot begin: ``error``, then close 1011.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from typing import Any
 
 import msgspec
 from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from domain.core.engine import waits
-from projections.log import seen
+from domain.core.game import Game
+from projections.log import SeenEvent, seen
 from projections.patch import diff
-from projections.views import seat_view
+from projections.views import ViewUnavailable, view_at
+from server.campaigns.codec import Recorded
 from server.campaigns.delay import delay_of
 from server.context import Context, authenticate, context
 from server.errors import ErrorBody, classify
@@ -39,6 +48,8 @@ from server.protocol.messages import (
 from server.protocol.openapi import operation
 from server.throttle import client_of
 from server.ws.session import admitted, frame_data
+
+log = logging.getLogger("tabletale.ws")
 
 
 @operation(
@@ -68,6 +79,10 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         await websocket.send(frames.encode(ErrorMessage(body.code, body.message)))
         await websocket.close(status.WS_1008_POLICY_VIOLATION, body.message[:120])
 
+    async def unrendered(error: ViewUnavailable) -> None:
+        log.error("%s", error, exc_info=error.__cause__)
+        await websocket.send(frames.encode(ErrorMessage(error.code, str(error))))
+
     try:
         asked = msgspec.convert(dict(websocket.query_params), ReplayQuery, strict=False)
     except msgspec.ValidationError as error:
@@ -90,7 +105,12 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         game = facts.game
         version = min(start, head.version)
         state = await service.heads.state_at(cid, version)
-        view = seat_view(game, state, seat)
+        try:
+            view = view_at(game, state, seat, version)
+        except ViewUnavailable as error:
+            await unrendered(error)
+            await websocket.close(status.WS_1011_INTERNAL_ERROR, str(error)[:120])
+            return
         welcome = Welcome(
             cid,
             game.info.name,
@@ -106,6 +126,7 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         )
         await websocket.send(frames.encode(welcome))
         pause = 0.0 if speed == 0 else 1.0 / speed
+        held: list[SeenEvent] = []  # the events of versions whose view could not be rendered
         # A page of events at a time: a replay of a long campaign holds one page, not the
         # whole stream and every state along it.
         async for steps in service.heads.walk(cid, version, head.version, state):
@@ -114,21 +135,22 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
                     await asyncio.sleep(pause)  # the replay's pace is the point here
                 outcome = game.outcome(after)
                 ended = outcome != "running"
-                event = seen(game, recorded, seat, ended=ended, own_from=head.facts.own_from)
-                new_view = seat_view(game, after, seat)
+                held.append(seen(game, recorded, seat, ended=ended, own_from=head.facts.own_from))
+                try:
+                    new_view, point = _shown(game, recorded, after, seat, facts.origin)
+                except ViewUnavailable as error:
+                    await unrendered(error)
+                    continue
                 update = Update(
+                    held[0].version,
                     recorded.version,
-                    recorded.version,
-                    [event],
+                    held,
                     diff(view, new_view),
                     [],
                     outcome,
-                    # the definition of a decision point, from the fold the replay makes anyway
-                    decision_point=recorded.version >= facts.origin
-                    and recorded.settled
-                    and waits(game, after),
+                    decision_point=point,
                 )
-                view = new_view
+                view, held = new_view, []
                 await websocket.send(frames.encode(update))
         await websocket.send(frames.encode(ReplayEnd(head.version)))
         await websocket.close(status.WS_1000_NORMAL_CLOSURE)
@@ -136,6 +158,22 @@ async def _replay(websocket: WebSocket, ctx: Context, frames: Frames) -> None:
         return
     except Exception as error:
         body = classify(error)
-        if body is None:
-            raise
-        await fail(body)
+        if body is not None:
+            await fail(body)
+            return
+        # A fault here: the client is told and the socket closed, not left to die unclosed.
+        log.exception("The replay of campaign %s failed.", cid)
+        await websocket.send(frames.encode(ErrorMessage("internal", "The replay failed.")))
+        await websocket.close(status.WS_1011_INTERNAL_ERROR, "The replay failed.")
+
+
+def _shown(
+    game: Game, recorded: Recorded[Any], state: Any, seat: str | None, origin: int
+) -> tuple[Any, bool]:
+    """The view of ``state`` and whether its version is a decision point (the definition, from
+    the fold the replay makes anyway), or :class:`ViewUnavailable`."""
+    view = view_at(game, state, seat, recorded.version)
+    try:
+        return view, recorded.version >= origin and recorded.settled and waits(game, state)
+    except Exception as error:  # the listing of legal actions failed: the turn cannot be told
+        raise ViewUnavailable(recorded.version, seat) from error

@@ -56,10 +56,14 @@ def test_whole_eila_campaigns_count_chapter_attempts() -> None:
         options={"chapter": 2},
         whole_campaigns=True,
     )
-    report = asyncio.run(run(sim))
+    export = io.BytesIO()
+    report = asyncio.run(run(sim, export=export))
     assert (report.wins, report.losses) == (2, 0)  # the greedy bot never abandons
     assert report.attempts_won == 8  # chapters 2 to 5, in each campaign
-    assert report.attempts_lost is not None and report.attempts_lost >= 0
+    # Every lost attempt is one chapter_lost event in the campaigns' streams.
+    kinds = [json.loads(line)["event"]["type"] for line in export.getvalue().splitlines()]
+    assert report.attempts_lost == kinds.count("eila/chapter_lost")
+    assert kinds.count("eila/chapter_won") == 8
 
 
 def test_the_campaign_flag_reaches_the_simulation(capsys: pytest.CaptureFixture[str]) -> None:

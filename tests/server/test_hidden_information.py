@@ -44,11 +44,29 @@ from server.throttle import LimitSettings, Throttle
 from tests.server.conftest import Live, running
 
 LAYOUTS = [(name, seats) for name in sorted(GAMES) for seats in GAMES[name].info.seat_layouts]
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "eila": [
+        {"chapter": c, "mode": m}
+        for m in ("normal", "advanced")
+        for c in range(6)
+        if (c, m) != (0, "normal")  # the defaults, played in every layout's test
+    ],
+}
+"""Options a game is played with besides its defaults: every other chapter and mode of Eila's,
+whose chapters hide different things (markets, a mine's tiles, quiz decks)."""
+OPTION_CASES = [
+    (name, GAMES[name].info.seat_layouts[0], options)
+    for name in sorted(OPTIONS)
+    for options in OPTIONS[name]
+]
 MAX_ACTIONS = 150
 """Random play stops here if the game has not ended: some games run to thousands of versions,
-and every version of every one is checked from every seat."""
+and every version of every one is checked from every seat. Eila's never ends under random play
+without abandoning (left out), so each of its playthroughs is this long."""
 SECRET_KEYS = ("seed", "salt", "rng")
-PROPERTY = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ONCE = settings(PROPERTY, max_examples=1)
+"""A playthrough of each option case: each is as long as the defaults' (the time is the cost)."""
 NO_LIMITS = LimitSettings(
     creations="",
     failed_auth_per_client="",
@@ -74,8 +92,13 @@ def expected_copy(game: Game, event: Any, seat: str | None, *, ended: bool) -> A
 
 
 def string_runs(data: Any) -> Iterator[tuple[str, ...]]:
-    """Every list of two or more strings inside ``data`` (at least two of them different)."""
+    """Every list of two or more strings inside ``data`` (at least two of them different), and
+    the ids of every list of objects that have one (face-up cards shown with their words)."""
     if isinstance(data, list | tuple):
+        if all(isinstance(e, dict) and isinstance(e.get("id"), str) for e in data):
+            ids = tuple(e["id"] for e in data)
+            if len(set(ids)) >= 2:
+                yield ids
         if len(data) >= 2 and all(isinstance(e, str) for e in data) and len(set(data)) >= 2:
             yield tuple(data)
         for each in data:
@@ -234,18 +257,27 @@ class Played(msgspec.Struct):
     tokens: dict[str, str]
     frames: Frames
     """Every live update each viewer received, in order."""
+    actions: int
 
 
-def play(client: Client, game_name: str, seats: tuple[str, ...], seed: int, bot: int) -> Played:
-    """A random playthrough through HTTP, watched live by a socket per seat and a spectator."""
-    created = client.post(
-        "/api/campaigns", json={"game": game_name, "seed": str(seed), "seats": seats}
-    )
+def play(
+    client: Client,
+    game_name: str,
+    seats: tuple[str, ...],
+    options: dict[str, Any],
+    seed: int,
+    bot: int,
+) -> Played:
+    """A random playthrough through HTTP, watched live by a socket per seat and a spectator:
+    :data:`MAX_ACTIONS` actions, unless the campaign ends first."""
+    body = {"game": game_name, "seed": str(seed), "seats": seats, "options": options}
+    created = client.post("/api/campaigns", json=body)
     assert created.status_code == 201, created.text
     cid, tokens = created.json()["id"], created.json()["seats"]
     rng = random.Random(bot)
     live: list[tuple[str | None, Socket, Replica]] = []
     frames: Frames = []
+    played = 0
     try:
         for seat in (*seats, None):
             socket = client.socket(f"/ws/campaigns/{cid}")
@@ -259,7 +291,7 @@ def play(client: Client, game_name: str, seats: tuple[str, ...], seed: int, bot:
                 break
             seat, replica = rng.choice(movers)
             assert seat is not None
-            action = rng.choice(replica.legal_actions)["id"]
+            action = rng.choice([a for a in replica.legal_actions if a["id"] != "abandon"])["id"]
             answer = client.post(
                 f"/api/campaigns/{cid}/actions",
                 json={"action": action, "expected_version": replica.version},
@@ -273,20 +305,25 @@ def play(client: Client, game_name: str, seats: tuple[str, ...], seed: int, bot:
                     assert message["type"] == "update", message
                     assert watching.absorb(message) is None
                     frames.append((viewer, message))
+            played += 1
+        assert played == MAX_ACTIONS or live[0][2].outcome != "running", "random play stalled"
     finally:
         for _, socket, _ in live:
             socket.close()
-    return Played(cid, tokens, frames)
+    return Played(cid, tokens, frames, played)
 
 
-def check_playthrough(game_name: str, seats: tuple[str, ...], seed: int, bot: int) -> None:
+def check_playthrough(
+    game_name: str, seats: tuple[str, ...], options: dict[str, Any], seed: int, bot: int
+) -> int:
+    """Plays and checks one campaign; returns the actions it took."""
     game = get_game(game_name)
     store = MemoryStore()
     service = CampaignService(store, snapshot_every=40)
     app = create_app(service, throttle=Throttle.in_memory(NO_LIMITS))
     with running(app) as live, httpx.Client(base_url=live.http, timeout=RECV_S) as http:
         client = Client(live, http)
-        played = play(client, game_name, seats, seed, bot)
+        played = play(client, game_name, seats, options, seed, bot)
         cid, tokens = played.campaign, played.tokens
         decode = codec_for(game).decode_recorded
         # The memory store holds plain data: its read may run on a loop of the test's own.
@@ -366,17 +403,32 @@ def check_playthrough(game_name: str, seats: tuple[str, ...], seed: int, bot: in
             final = client.get(f"/api/campaigns/{cid}/state").json()
             assert final["seed"] == str(truth.secrets.seed)
             assert final["salt"] == truth.secrets.salt
+    return played.actions
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game_name", "seats"), LAYOUTS)
+@pytest.mark.parametrize(("game_name", "seats"), LAYOUTS, ids=[f"{g}-{len(s)}" for g, s in LAYOUTS])
 @PROPERTY
 # Seeds of ten digits or more: a smaller one could stand for itself in a view (a total of 0).
 @given(seed=st.integers(2**34, 2**64 - 1), bot=st.integers(0, 2**32))
 def test_no_viewer_sees_what_it_may_not_at_any_version(
     game_name: str, seats: tuple[str, ...], seed: int, bot: int
 ) -> None:
-    check_playthrough(game_name, seats, seed, bot)
+    check_playthrough(game_name, seats, {}, seed, bot)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game_name", "seats", "options"),
+    OPTION_CASES,
+    ids=[f"{g}-{'-'.join(map(str, o.values()))}" for g, _, o in OPTION_CASES],
+)
+@ONCE
+@given(seed=st.integers(2**34, 2**64 - 1), bot=st.integers(0, 2**32))
+def test_no_viewer_sees_what_it_may_not_in_any_chapter_or_mode(
+    game_name: str, seats: tuple[str, ...], options: dict[str, Any], seed: int, bot: int
+) -> None:
+    check_playthrough(game_name, seats, options, seed, bot)
 
 
 def test_the_checks_catch_a_leak() -> None:
@@ -395,6 +447,9 @@ def test_the_checks_catch_a_leak() -> None:
     state = {"deck": ["wolf", "owl", "fox"], "discard": ["bee"]}
     view = {"deck_count": 3, "discard": ["bee"]}
     assert hidden_runs(state, view) == {("wolf", "owl", "fox")}
+    # Cards shown face up with their words are shown in their order.
+    shown = {"deck_count": 3, "market": [{"id": i, "name": i.title()} for i in ("wolf", "owl")]}
+    assert hidden_runs({"market": ["wolf", "owl"]}, shown) == set()
     leak = {"type": "shuffled", "order": ["wolf", "owl", "fox"]}
     assert any(contains_run(run, ("wolf", "owl", "fox")) for run in string_runs(leak))
     assert mentions_in_order("The deck: wolf, owl, fox.", ("wolf", "owl", "fox"))

@@ -151,7 +151,11 @@ def automatic(pack: ContentPack, state: EilaState, effect: Effect) -> EilaEvent 
 
 
 def choices(pack: ContentPack, state: EilaState, effect: Effect) -> list[EilaAction]:
-    """What the player may do to resolve ``effect``, which waits for a choice."""
+    """What the player may do to resolve ``effect``, which waits for a choice.
+
+    Total over every state a campaign passes through, those inside one action's events included:
+    there an effect that resolves on its own may be pending, and it lists no choice or the ones it
+    would offer (the stream never stops there, so nobody is asked them)."""
     match effect.kind:
         case "gain" if waits_for_room(effect):
             # Only while room is still missing: a conversion that makes it resumes the gain.
@@ -165,7 +169,11 @@ def choices(pack: ContentPack, state: EilaState, effect: Effect) -> list[EilaAct
             held = [i for i in effect.items if i in state.items]
             return [DropItems(tuple(combo)) for combo in combinations(held, effect.count)]
         case "fight":
-            assert state.combat is not None
+            if state.combat is None:
+                # The enemy is faced on its own (Rule 03: CombatBegan follows at once), so the
+                # version between choosing the option (or losing a fight fought on) and that event
+                # waits for no answer.
+                return []
             if not state.combat.rolled:
                 return [Roll()]
             return [Fight(), *([SpendEnergy()] if state.resources.energy > 0 else [])]

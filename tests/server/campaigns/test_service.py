@@ -166,10 +166,11 @@ async def test_verify_names_first_divergent_event(service: CampaignService) -> N
     env = msgspec.msgpack.decode(campaign.events[3])
     env[1] = "0" * 32  # tamper with the hash stored at version 4
     campaign.events[3] = msgspec.msgpack.encode(env)
+    # The envelope is array-like, [event, hash, seat, command, at_ms, settled]: it was the hash.
+    assert msgspec.msgpack.decode(campaign.events[3], type=Envelope[msgspec.Raw]).hash == env[1]
     report = await service.verify(c.id)
     assert not report.ok
     assert report.first_divergence is not None and report.first_divergence.version == 4
-    assert Envelope  # array-like: [event, hash, seat, command, at_ms, settled]
 
 
 async def test_state_at_uses_snapshots_and_matches_full_replay(service: CampaignService) -> None:

@@ -4,9 +4,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 from starlette.routing import Route, WebSocketRoute
 
 from server.app import routes
+from server.ops.phases import PHASES
 from tests.server.conftest import auth
 
 
@@ -81,3 +83,15 @@ async def test_metrics_count_accepted_and_rejected_actions(api: httpx.AsyncClien
     assert "tabletale_append_seconds_count 1" in text
     assert "tabletale_sockets_connected 0" in text
     assert "tabletale_campaigns_cached 1" in text
+    # The accepted action's time, phase by phase (server/ops/phases.py): every phase once.
+    spent = {
+        sample.labels["phase"]: sample.value
+        for family in text_string_to_metric_families(text)
+        if family.name == "tabletale_action_phase_seconds"
+        for sample in family.samples
+        if sample.name.endswith("_sum")
+    }
+    counted = [line for line in text.splitlines() if "tabletale_action_phase_seconds_count" in line]
+    assert sorted(spent) == sorted(PHASES)
+    assert all(line.endswith(" 1.0") for line in counted), counted
+    assert spent["store"] > 0 and spent["rules"] > 0
