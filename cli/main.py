@@ -100,7 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="replay a stored campaign")
     replay.add_argument("campaign")
     replay.add_argument("--verify", action="store_true", help="check every stored state hash")
-    _store_args(replay)
+    replay.add_argument(
+        "--store",
+        help="the store's URL: sqlite:PATH, redis://..., redis+cluster://... (default: "
+        "$TABLETALE_STORE, else the server's settings), as export, import and migrate take it",
+    )
+    replay.add_argument("--redis-url", help="deprecated: use --store redis://...")
+    replay.add_argument("--data-dir", help="deprecated: use --store sqlite:PATH")
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     bench_kinds = bench.add_subparsers(dest="bench", required=True)
@@ -339,12 +345,30 @@ def _option(text: str) -> tuple[str, str | int | bool]:
     return key, value
 
 
+def _store_url(args: argparse.Namespace) -> str | None:
+    """``--store``, or the store the deprecated ``--redis-url``/``--data-dir`` name (said on
+    standard error, with the flag to use instead)."""
+    if args.store is not None:
+        return str(args.store)
+    if args.redis_url is not None:
+        print("tabletale: --redis-url is deprecated; use --store redis://...", file=sys.stderr)
+        return str(args.redis_url)
+    if args.data_dir is not None:
+        print("tabletale: --data-dir is deprecated; use --store sqlite:PATH", file=sys.stderr)
+        return f"sqlite:{args.data_dir}"
+    return None
+
+
 async def _replay(args: argparse.Namespace) -> int:
     from server.campaigns.service import CampaignService
+    from server.export.store_url import open_named
     from server.store.base import StoreError
-    from server.store.opening import open_store
 
-    store = open_store(_settings(args))
+    try:
+        store, _ = open_named(_store_url(args))
+    except ValueError as error:
+        print(f"tabletale: {error}", file=sys.stderr)
+        return 2
     try:
         service = CampaignService(store)
         if args.verify:

@@ -4,6 +4,9 @@ the numbered legal actions, and at the end the outcome, its reason and the revea
 tabletale play --game eila                     # a new campaign, as its only seat
 tabletale play --campaign ID --token TOKEN     # join a seat (without a token: spectate)
 
+Type an action's number, or a key: ``?`` lists them all (h a hint, t the timeline, q to quit).
+The foot of every screen says how to come back to the seat (the campaign id and the token).
+
 The socket is read all the time, also while the prompt waits: a change redraws the screen, and a
 dropped connection (a server restart, say) is said in one line, then the client reconnects with
 backoff and resumes where it was. A move typed while it is down waits for the connection and is
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import textwrap
 from typing import Any
 
 from clients import http_async
@@ -23,7 +27,19 @@ from clients.http import campaign_url, content_url
 from clients.screens.console import Keyboard, Output, Read, Write
 from clients.screens.layout import Table, screen
 
-HELP = "Type an action's number, h for a hint, r to refresh, q to quit."
+HELP = "Type an action's number, h for a hint, t for the timeline, ? for every key, q to quit."
+KEYS = [
+    "Keys (type one, then Enter):",
+    "  1, 2, ...  take the action with that number",
+    "  h          a hint: what the bot would do now for your seat, and why",
+    "  t          the timeline: every move so far, as the game tells it",
+    "  n, p       the next or the previous page of choices, when they do not fit",
+    "  b          more of the board, when it does not fit",
+    "  r, Enter   draw the screen again",
+    "  ?          this list",
+    "  q          quit (the campaign stays on the server; the line at the foot says how to"
+    " come back)",
+]
 RECENT = 6
 """Timeline lines shown at most after each change."""
 PATIENCE_S = 120.0
@@ -50,6 +66,8 @@ class Story:
         self.token = token
         self.shown = 0
         self.last = ""
+        self.move = 0
+        """The moves made up to the last line read, as players count them."""
 
     async def lines(self) -> list[dict[str, Any]]:
         try:
@@ -59,6 +77,7 @@ class Story:
         lines: list[dict[str, Any]] = answer.get("lines", [])
         if lines:
             self.last = str(lines[-1]["text"])
+            self.move = int(lines[-1].get("move", 0))
         return lines
 
     async def tell(self, write: Write, *, heading: str = "What just happened:") -> None:
@@ -71,7 +90,26 @@ class Story:
         if len(fresh) > RECENT:
             write(f"  ... {len(fresh) - RECENT} earlier lines")
         for line in fresh[-RECENT:]:
-            write(f"  move {line['version']:<4} {line['text']}")
+            write(said(line))
+
+    async def whole(self, write: Write, room: int | None) -> None:
+        """The timeline: every line so far (the newest ``room`` of them, when given)."""
+        lines = await self.lines()
+        if not lines:
+            write("The timeline cannot be read now.")
+            return
+        write(f"The timeline ({len(lines)} lines, {self.move} moves):")
+        if room is not None and len(lines) > room:
+            write(f"  ... {len(lines) - room} earlier lines")
+            lines = lines[-room:]
+        for line in lines:
+            write(said(line))
+
+
+def said(line: dict[str, Any]) -> str:
+    """A timeline line as the terminal shows it: its move (as players count them), its words."""
+    move = int(line.get("move", 0))
+    return f"  {f'move {move}' if move else 'set-up':<9} {line['text']}"
 
 
 async def ending(
@@ -133,7 +171,24 @@ class Session:
         self.acting: asyncio.Task[Message] | None = None
 
     def note(self, text: str, style: str = "") -> None:
-        self.out.line(text, style)
+        """A line of the client's own, wrapped between words to the terminal's width."""
+        width = max(self.out.size[0] - 1, 30)
+        for part in textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False):
+            self.out.line(part, style)
+
+    def back_lines(self) -> tuple[str, ...]:
+        """How to come back to this seat (or to watch again): the campaign id and the token, as
+        a command in two lines that fit 80 columns (the first ends in a backslash, so it can be
+        copied as it is)."""
+        more = f"--token {self.token} " if self.token else ""
+        return (
+            f"To come back: tabletale play --campaign {self.link.campaign} \\",
+            f"    {more}--server {self.http_base}",
+        )
+
+    def say_back(self) -> None:
+        for line in self.back_lines():
+            self.out.line(line, "bold")
 
     async def draw(self) -> None:
         await self.story.tell(lambda line: self.out.line(line, "dim"))
@@ -152,6 +207,8 @@ class Session:
             outcome=replica.outcome,
             content=self.content,
             names=self.names,
+            move=self.story.move,
+            footer=self.back_lines(),
         )
         shown = screen(
             table, width=width, height=height, page=self.page, board_page=self.board_page
@@ -208,6 +265,7 @@ class Session:
                     answer = typing.result()
                     typing = None
                     if answer is None:
+                        self.say_back()
                         return 0
                     status, redraw = await self.typed(answer.strip().lower())
                     if status is not None:
@@ -224,16 +282,13 @@ class Session:
         if kind == "down":
             self.note(f"Connection lost: {detail}. Reconnecting...", "bold yellow")
         elif kind == "back":
-            version = self.link.replica.version
-            self.note(f"Reconnected: resumed at move {version}.", "bold green")
+            move = self.story.move
+            where = f"move {move}" if move else "the set-up"
+            self.note(f"Reconnected: resumed at {where}.", "bold green")
             self.send_held()
         elif kind == "gone":
-            self.note(
-                f"Giving up: {detail}. The campaign is kept on the server; to come back: "
-                f"tabletale play --campaign {self.link.campaign}"
-                + (" --token <your token>" if self.token else ""),
-                "bold red",
-            )
+            self.note(f"Giving up: {detail}. The campaign is kept on the server.", "bold red")
+            self.say_back()
             return GAVE_UP
         elif kind == "problem":
             self.note(f"The server says: {detail}", "red")
@@ -283,7 +338,17 @@ class Session:
         """Act on a typed line: an exit status when it ends the session, and whether to redraw."""
         legal = self.link.replica.legal_actions
         if answer in ("q", "quit"):
+            self.note("The campaign stays on the server.", "bold")
+            self.say_back()
             return 0, False
+        if answer == "?":
+            for line in KEYS:
+                self.out.line(line)
+            return None, False
+        if answer in ("t", "timeline"):
+            height = self.out.size[1]
+            await self.story.whole(self.out.line, None if height is None else max(height - 3, 5))
+            return None, False
         if answer in ("r", ""):
             return None, True
         if answer in ("h", "hint"):

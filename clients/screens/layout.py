@@ -87,6 +87,11 @@ class Table:
     content: Any = None
     names: dict[str, str] | None = None
     """Seat id -> name, as the server lists them (``seat_names``), if it does."""
+    move: int | None = None
+    """The moves made, as players count them (the timeline's lines carry them); None: not
+    known, and the header says the version."""
+    footer: tuple[str, ...] = ()
+    """Lines kept at the foot of every screen: how to come back to this seat."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +138,9 @@ def screen(
     usable = max(width - 2, 30)
     names = seat_names(table.game, table.names, table.view)
     who = f"you play {named([table.seat], names)}" if table.seat else "watching as a spectator"
-    head = f"== {table.title or table.game} · move {table.version} · {who}"
+    move = table.version if table.move is None else table.move
+    where = f"move {move}" if move else "setting up"
+    head = f"== {table.title or table.game} · {where} · {who}"
     if table.outcome != "running":
         head += f" · {table.outcome}"
     header = _wrap(head + " ==", usable, "bold")
@@ -143,11 +150,13 @@ def screen(
     turn = _wrap(said, usable, "bold green" if mine else "yellow")
     blocks = choices(table.game, table.view, table.legal, width=usable)
     everything = pages(blocks, 10**9)[0] if blocks else []
+    # the way back is a command to copy whole: its lines are never wrapped again
+    footer = [Text(line, style="dim") for line in table.footer]
     if height is None:
         actions = [Text("Actions:", style="bold")] if blocks else []
         lines = header + board_lines + turn + actions + [_choice(line) for line in everything]
-        return Screen(lines, 1, 1)
-    free = height - len(header) - len(turn) - 1 - (1 if blocks else 0)
+        return Screen(lines + footer, 1, 1)
+    free = height - len(header) - len(turn) - 1 - (1 if blocks else 0) - len(footer)
     if len(board_lines) + len(everything) <= free:
         choice_room, board_room = max(len(everything), 1), len(board_lines)
     else:
@@ -173,7 +182,7 @@ def screen(
                 f" {first + 1}-{first + count} of {len(table.legal)} · n: more choices, p: back"
             )
         actions = [Text(label, style="bold")]
-    lines = header + board_shown + turn + actions + [_choice(line) for line in shown]
+    lines = header + board_shown + turn + actions + [_choice(line) for line in shown] + footer
     return Screen(lines, len(cut), board_count)
 
 

@@ -85,11 +85,55 @@ export const handOver = (id, token, seat, bot = "search") =>
   call("POST", `${campaign(id)}/bots`, { token, body: { seat, bot } });
 export const takeBack = (id, token) => call("POST", `${campaign(id)}/bots/take-back`, { token, body: {} });
 
+// The campaign as an export file (docs/export.md) for the token's seat: complete once it is over,
+// the seat's own partial record before. {blob, filename}.
+export async function exportFile(id, token) {
+  let response;
+  try {
+    response = await fetch(`${campaign(id)}/export`, { headers: { Authorization: `Bearer ${token}` } });
+  } catch {
+    throw new ApiError("offline", "The server cannot be reached.");
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(data?.error?.code || "http", data?.error?.message || `The server answered ${response.status}.`, response.status);
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  return { blob: await response.blob(), filename: named ? named[1] : `${id}.jsonl` };
+}
+
 export const rewind = (id, token, to, expectedVersion = null) =>
   call("POST", `${campaign(id)}/rewind`, {
     token,
     body: expectedVersion === null ? { to } : { to, expected_version: expectedVersion },
   });
+
+// While the server is out of reach: ask its health check every `everyMs` and call `back()` once
+// it answers, so a page reconnects as soon as the server is up again rather than when a backoff
+// timer runs out. Returns a function that stops asking.
+export function whenServerAnswers(back, everyMs = 1000) {
+  let stopped = false;
+  let timer = null;
+  const ask = async () => {
+    timer = null;
+    try {
+      const answer = await fetch("/healthz", { cache: "no-store" });
+      if (!stopped && answer.ok) {
+        stopped = true;
+        back();
+        return;
+      }
+    } catch {
+      // still out of reach
+    }
+    if (!stopped) timer = setTimeout(ask, everyMs);
+  };
+  timer = setTimeout(ask, everyMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
 
 // The WebSocket URL of a campaign's play socket (or its replay socket, with a query).
 export function socketUrl(id, suffix = "") {

@@ -3,7 +3,8 @@
 // end with its reason and revealed seed, and clear messages when something goes wrong.
 //
 // Keys (when no text field has the focus): N brings the seat's first choice into view and focuses
-// it, T opens or closes the timeline, Escape closes a dialog; Tab and Enter do the rest.
+// it, T opens or closes the timeline, ? opens how to play, H asks for a hint, Escape closes a
+// dialog; Tab and Enter do the rest.
 
 import * as api from "./api.js";
 import { ActionSink } from "./boards/common.js";
@@ -11,12 +12,13 @@ import { boardFor } from "./boards/index.js";
 import { LiveConnection } from "./connection.js";
 import { dangerMenu, isDangerous } from "./danger.js";
 import { BotControls } from "./hint.js";
+import { HowTo } from "./howto.js";
 import { clear, h } from "./dom.js";
 import { analysisOffer } from "./analysis.js";
 import { endPanel as drawEnd } from "./ending.js";
 import { renderSeats } from "./presence.js";
 import { choose, playerName, playing, remember } from "./seats.js";
-import { Story, renderRecent } from "./story.js";
+import { Story, moveName, renderRecent } from "./story.js";
 import { Timeline } from "./timeline.js";
 import { TurnBar, seatName, turnState } from "./turn.js";
 
@@ -33,10 +35,11 @@ const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 15000;
 const LIT_MS = 2500;
 
-function notice(node, text, tone = "info", id = "") {
+// `lasting`: a notice that stays while it holds (no close button), such as the spectator delay.
+function notice(node, text, tone = "info", id = "", lasting = false) {
   const box = h("div", { class: `notice notice-${tone}`, role: tone === "error" ? "alert" : "status", dataset: id ? { notice: id } : undefined },
     h("span", {}, text),
-    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => box.remove() }, "×"));
+    lasting ? null : h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => box.remove() }, "×"));
   if (id) node.querySelector(`[data-notice="${id}"]`)?.remove();
   node.append(box);
   return box;
@@ -81,6 +84,7 @@ function unreachable(root, error, { token, campaign, retry, title = "This campai
 export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
   let stopped = false;
   let timer = null;
+  let stopProbe = () => {};
   let cleanup = () => {};
   let delay = RETRY_FIRST_MS;
   const { token } = watch ? { token: null } : playing(campaign);
@@ -93,7 +97,7 @@ export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
     } catch (error) {
       if (stopped) return;
       const passing = error.code === "offline" || error.code === "unavailable" || error.status >= 500;
-      const retry = passing ? { now: () => { clearTimeout(timer); attempt(); } } : null;
+      const retry = passing ? { now: () => { clearTimeout(timer); stopProbe(); attempt(); } } : null;
       const title = at === null ? undefined : `Move ${at} of this campaign cannot be shown`;
       const status = unreachable(root, error, { token, campaign, retry, title });
       if (passing) {
@@ -101,6 +105,8 @@ export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
         delay = Math.min(RETRY_MAX_MS, delay * 2);
         status.textContent = `Trying again in ${Math.round(wait / 1000)} s…`;
         timer = setTimeout(attempt, wait);
+        stopProbe();
+        stopProbe = api.whenServerAnswers(() => retry.now()); // or at once, when it is back
       }
       return;
     }
@@ -120,6 +126,7 @@ export function mountCampaign(root, { campaign, watch, navigate, at = null }) {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    stopProbe();
     cleanup();
   };
 }
@@ -132,8 +139,12 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   const memory = new Map();
   const story = new Story(campaign, token);
   const turnBar = new TurnBar({ show: () => showChoices() });
-  const bots = new BotControls({ campaign, seat, token, info, changed: () => drawSeats() });
+  const bots = new BotControls({
+    campaign, seat, token, info, changed: () => drawSeats(),
+    table: () => ({ seats: replica.seats, connected: replica.connected(), outcome: replica.outcome, online: online() }),
+  });
   turnBar.attach(bots.button, bots.output);
+  turnBar.node.append(bots.top);
   const status = h("p", { class: "campaign-status" });
   const notices = h("div", { class: "notices", "aria-live": "polite" });
   const announcer = h("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -145,17 +156,27 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   const timelineSlot = h("div", { class: "timeline-slot" });
   const historyBar = h("div", { class: "history-bar", hidden: true, role: "status" });
   const dangerSlot = h("div", { class: "danger-slot" });
+  const howTo = new HowTo({
+    game: entry.entry.game, info,
+    table: () => ({
+      view: history ? history.view : replica.view,
+      legal: history ? [] : (replica.legalActions || []).map((action) => action.id),
+      seat: replica.seat,
+    }),
+  });
   const timelineButton = h("button", { type: "button", class: "ghost", "aria-keyshortcuts": "t", onclick: () => (timeline ? closeTimeline() : openTimeline()) }, "Timeline");
+  let forkedAt = null; // where a fork's banner says it parted, in moves once the lines are read
   const forkedFrom = entry.entry.parent
     ? h("p", { class: "fork-banner", role: "note" },
       "Forked from ", h("a", { href: `#/c/${encodeURIComponent(entry.entry.parent)}` }, `campaign ${entry.entry.parent.slice(0, 8)}`),
-      ` at move ${entry.entry.fork_version}: a campaign of its own from there on; the original goes on unchanged.`)
+      forkedAt = h("span", { dataset: { version: String(entry.entry.fork_version) } }, " at the move it was forked at"),
+      ": a campaign of its own from there on; the original goes on unchanged.")
     : null;
   clear(root,
     turnBar.node,
     h("div", { class: "campaign-bar" },
       h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, gameTitle), status),
-      h("div", { class: "bar-actions" }, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
+      h("div", { class: "bar-actions" }, howTo.button, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
     forkedFrom, notices, announcer, timelineSlot, historyBar,
     h("div", { class: "campaign-body" },
       h("div", { class: "board-column" }, endSlot, boardSlot),
@@ -207,20 +228,36 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     });
     clear(extraActions, h("h2", { class: "panel-title" }, live && token ? "Your actions" : "Actions"), rest, actionsNote(rest, choices, state, live));
     clear(dangerSlot, live && token && replica.outcome === "running" && online() ? dangerMenu(replica.legalActions || [], takeDangerous) : null);
-    const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
-    status.textContent = `Move ${replica.version} · ${who}${entry.entry.known_luck ? " · known luck" : ""}`;
+    drawStatus();
     status.title = entry.entry.known_luck
       ? "Its luck could be known before a choice (a chosen seed, a fork sharing its luck, or a take-back past a roll or a draw), so its result is counted apart." : "";
-    status.dataset.version = String(replica.version);
     status.dataset.seat = replica.seat || "";
     boardSlot.dataset.version = String(source.version);
     boardSlot.classList.toggle("historic", !live);
     boardSlot.classList.toggle("busy", connection.busy);
     boardSlot.classList.toggle("offline", !online());
     const began = turnBar.update(state, gameTitle);
-    if (live) bots.update(replica);
+    if (live) bots.update(replica, online());
     if (began && !ended) announce(`Your move. ${state.detail}`);
     restoreFocus(refocus);
+  }
+
+  // "Move 12 · you play Gil": moves as players count them (the story's lines carry them); the
+  // version stays in a data attribute.
+  function drawStatus() {
+    const who = replica.seat ? `you play ${seatName(info, replica.seat)}` : "watching";
+    const move = story.moveAt(replica.version);
+    const where = move ? `Move ${move}` : "Setting up";
+    status.textContent = `${where} · ${who}${entry.entry.known_luck ? " · known luck" : ""}`;
+    status.dataset.version = String(replica.version);
+    status.dataset.move = String(move);
+    if (history) drawHistoryBar();
+    if (forkedAt && story.lines.length) forkedAt.textContent = ` after ${moveName(story.moveAt(entry.entry.fork_version))}`;
+  }
+
+  function drawHistoryBar() {
+    const version = Number(historyBar.dataset.version);
+    clear(historyBar, `Showing ${moveName(story.moveAt(version))} of ${story.moveAt(replica.version)} as ${historyBar.dataset.as} sees it.`);
   }
 
   // What "Your actions" says under its buttons: never that there is nothing to do while the seat
@@ -304,11 +341,27 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       online: online(),
       playing: replica.seat,
       bots: bots.bots,
+      download: () => download(),
       switchTo: (next) => {
         choose(campaign, next);
         navigate(next ? `#/c/${campaign}` : `#/c/${campaign}/watch`, { reload: true });
       },
     });
+  }
+
+  // The export file, saved by the browser as a download.
+  async function download() {
+    try {
+      const { blob, filename } = await api.exportFile(campaign, token);
+      const url = URL.createObjectURL(blob);
+      const link = h("a", { href: url, download: filename, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      notice(notices, `The file could not be made: ${error.message}`, "error", "download");
+    }
   }
 
   async function showEnd() {
@@ -323,8 +376,9 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     await story.refresh().catch(() => {});
     const reason = story.lines.length ? story.lines[story.lines.length - 1].text : "";
     endSlot.hidden = false;
-    drawEnd(endSlot, { outcome: replica.outcome, reason, described });
+    drawEnd(endSlot, { outcome: replica.outcome, reason, described, download: token ? download : null });
     endSlot.append(analysisOffer({ campaign, token, navigate }));
+    drawSeats(); // the seat's file is complete now
     announce(`${replica.outcome === "won" ? "Won" : "Lost"}. ${reason}`);
   }
 
@@ -336,6 +390,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       // the lines stay as they were; the event types below stand in for them
     }
     renderRecent(recentPanel, story, [recent[0], recent[1]], recent[2]);
+    drawStatus();
     if (timeline) timeline.position(); // new lines, and the fork and rewind points with them
     const said = story.between(range[0], range[1]).slice(-3).map((line) => line.text);
     if (said.length && range[0] > 0) announce(said.join(" "));
@@ -345,7 +400,11 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     change: (_, message) => {
       if (message.type === "welcome") {
         const delay = message.spectator_delay;
-        if (delay) notice(notices, `This board shows the game ${behindTable(delay)} behind the table; the players see each move before you do.`, "info", "delay");
+        if (delay) notice(notices, `This board shows the game ${behindTable(delay)} behind the table; the players see each move before you do.`, "info", "delay", true);
+        const behind = entry.spectator_delay;
+        if (token && behind && message.outcome === "running") {
+          notice(notices, `Spectators see this game ${behindTable(behind)} behind you, so what you say aloud may be ahead of what they see.`, "info", "delay", true);
+        }
         drawSeats();
         const missed = message.missed || [];
         const first = missed.length ? missed[0].version : message.version;
@@ -367,7 +426,10 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       if (replica.outcome !== "running") notices.querySelector('[data-notice="delay"]')?.remove(); // the delay ends with the campaign
       showEnd();
     },
-    presence: drawSeats,
+    presence: () => {
+      drawSeats();
+      bots.presenceChanged();
+    },
     status: (state, detail) => {
       if (state === "down") {
         notice(notices, `The connection dropped. Reconnecting in ${Math.round(detail.delay / 100) / 10} s (attempt ${detail.attempt})…`, "warn", "connection");
@@ -401,7 +463,9 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
         history = { version, view };
         historyBar.hidden = false;
         const as = replica.seat ? seatName(info, replica.seat) : "a spectator";
-        clear(historyBar, `Showing move ${version} of ${replica.version} as ${as} sees it.`);
+        historyBar.dataset.version = String(version);
+        historyBar.dataset.as = as;
+        drawHistoryBar();
         draw();
       },
       leave: closeTimeline,
@@ -437,6 +501,9 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     if (event.key === "n" || event.key === "N") {
       event.preventDefault();
       showChoices();
+    } else if (event.key === "?") {
+      event.preventDefault();
+      howTo.open();
     } else if (event.key === "t" || event.key === "T") {
       event.preventDefault();
       if (timeline) closeTimeline();
@@ -450,6 +517,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   connection.start();
   return () => {
     document.removeEventListener("keydown", onKey);
+    for (const dialog of document.querySelectorAll("dialog.how-to")) dialog.remove();
     bots.stop();
     document.removeEventListener("pointerdown", onPointer);
     clearTimeout(litTimer);
@@ -468,5 +536,7 @@ function keysHelp() {
       key("Enter", "take the action or open the group in focus"),
       key("N", "go to your choices"),
       key("T", "open or close the timeline"),
+      key("H", "ask for a hint on your move"),
+      key("?", "how to play, at the part the table is in"),
       key("Esc", "close a dialog without doing anything")));
 }

@@ -1,12 +1,12 @@
 // Two branches of a family side by side: the move where they part, in the timeline's words, and
-// both boards at the same move after it (move k after the parting point on each branch; k steps
-// either way). Each state is read as this browser may see that campaign: its saved seat, or a
+// both boards at the same step after it (step k after the parting point on each branch; k steps
+// either way), with what differs between the two boards listed. Each state is read as this browser may see that campaign: its saved seat, or a
 // spectator.
 
 import * as api from "./api.js";
 import { ActionSink } from "./boards/common.js";
 import { boardFor } from "./boards/index.js";
-import { clear, h } from "./dom.js";
+import { clear, h, humanize } from "./dom.js";
 import { shared } from "./lineage.js";
 import { momentHash } from "./moment.js";
 import { playing } from "./seats.js";
@@ -24,8 +24,44 @@ async function wordsAt(campaign, version) {
   }
 }
 
+// What differs between two views, in words: each top-level part of the view that is not the same
+// (a part that is a record of its own, such as a character, is looked into one level more).
+// [{part, first, second}] with each value in short.
+const QUIET = new Set(["turn", "seat", "seats", "result", "reason"]);
+
+function short(value) {
+  if (value === null || value === undefined || value === "") return "none";
+  if (Array.isArray(value)) {
+    if (!value.length) return "none";
+    return value.some((item) => item && typeof item === "object") ? `${value.length} entries` : value.map(short).join(", ");
+  }
+  if (typeof value === "object") return "…";
+  return String(value);
+}
+
+export function differences(a, b, seatNameOf = (id) => humanize(id)) {
+  const found = [];
+  const keys = [...new Set([...Object.keys(a || {}), ...Object.keys(b || {})])].filter((key) => !QUIET.has(key));
+  for (const key of keys) {
+    const [x, y] = [a?.[key], b?.[key]];
+    if (JSON.stringify(x) === JSON.stringify(y)) continue;
+    const record = (v) => v && typeof v === "object" && !Array.isArray(v);
+    if (record(x) && record(y)) {
+      const owner = (a?.seats || []).includes(key) ? seatNameOf(key) : humanize(key);
+      for (const inner of new Set([...Object.keys(x), ...Object.keys(y)])) {
+        if (JSON.stringify(x[inner]) !== JSON.stringify(y[inner])) {
+          found.push({ part: `${owner}: ${humanize(inner).toLowerCase()}`, first: short(x[inner]), second: short(y[inner]) });
+        }
+      }
+    } else {
+      found.push({ part: humanize(key), first: short(x), second: short(y) });
+    }
+  }
+  return found;
+}
+
 export class Comparison {
-  // family: {lineage, names, game, content, info, seats}
+  // family: {lineage, names, game, content, info, seats, moves (FamilyMoves)}
   constructor(family) {
     this.family = family;
     this.step = 1;
@@ -86,19 +122,20 @@ export class Comparison {
       const moment = path[this.shared];
       if (!moment) return h("li", {}, h("strong", {}, `${names[i]}: `), "ends there, with no move of its own after it.");
       return h("li", { dataset: { version: String(moment.version) } }, h("strong", {}, `${names[i]}: `),
-        h("a", { href: momentHash(moment.campaign, moment.version) }, `move ${moment.version}`), ", ",
+        h("a", { href: momentHash(moment.campaign, moment.version) }, this.moveName(moment.campaign, moment.version)), ", ",
         firsts[i] || "a move the timeline does not describe", ".");
     });
     this.boards = [h("div", { class: "compare-board" }), h("div", { class: "compare-board" })];
     this.position = h("p", { class: "compare-step", role: "status", "aria-live": "polite" });
-    this.back = h("button", { type: "button", class: "ghost step-back", onclick: () => this.go(this.step - 1) }, "◀ One move back");
-    this.on = h("button", { type: "button", class: "ghost step-on", onclick: () => this.go(this.step + 1) }, "One move on ▶");
+    this.back = h("button", { type: "button", class: "ghost step-back", onclick: () => this.go(this.step - 1) }, "◀ One step back");
+    this.on = h("button", { type: "button", class: "ghost step-on", onclick: () => this.go(this.step + 1) }, "One step on ▶");
     clear(this.result,
       h("div", { class: "parting" },
-        h("h3", {}, parting ? `They part after move ${parting.version}` : "They share no move"),
-        parting ? h("p", { class: "muted" }, `Up to move ${parting.version} both are the same game. The first move each took apart:`) : null,
+        h("h3", {}, parting ? `They part after ${this.moveName(parting.campaign, parting.version)}` : "They share no move"),
+        parting ? h("p", { class: "muted" }, `Up to the end of ${this.moveName(parting.campaign, parting.version)} both are the same game. The first thing each did apart:`) : null,
         h("ul", { class: "parting-moves" }, apart)),
       h("div", { class: "compare-controls" }, this.position, this.back, this.on),
+      this.differs = h("section", { class: "compare-differs", "aria-label": "What differs" }),
       h("div", { class: "compare-boards" }, this.boards));
     await this.go(this.step);
   }
@@ -109,16 +146,36 @@ export class Comparison {
     this.back.disabled = this.step === 0;
     this.on.disabled = this.step >= this.most;
     this.position.textContent = this.step === 0
-      ? "Showing the move where they part, on both."
-      : `Showing move ${this.step} after they part, on each branch.`;
+      ? "Showing where they part, on both."
+      : `Showing step ${this.step} after they part (each step one event of the game), on each branch.`;
     const asked = ++this.asked;
     const names = [this.family.names.get(this.a.id), this.family.names.get(this.b.id)];
-    const sides = await Promise.all(this.paths.map((path, i) => this.side(path, names[i], [this.a, this.b][i])));
+    const states = [];
+    const sides = await Promise.all(this.paths.map((path, i) => this.side(path, names[i], [this.a, this.b][i], states, i)));
     if (asked !== this.asked) return;
     this.boards.forEach((slot, i) => clear(slot, sides[i]));
+    this.drawDifferences(names, states);
   }
 
-  async side(path, name, branch) {
+  // Marks what differs between the two boards shown: a list of the parts, with each side's value.
+  drawDifferences(names, states) {
+    if (!states[0] || !states[1]) {
+      clear(this.differs);
+      return;
+    }
+    const found = differences(states[0].view, states[1].view, (id) => seatName(this.family.info, id));
+    clear(this.differs,
+      h("h3", {}, found.length ? `What differs here (${found.length})` : "Nothing differs here"),
+      found.length ? h("table", { class: "records differs-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Part"), h("th", { scope: "col" }, names[0]), h("th", { scope: "col" }, names[1]))),
+        h("tbody", {}, found.map((d) => h("tr", { class: "differs" }, h("th", { scope: "row" }, d.part), h("td", {}, d.first), h("td", {}, d.second))))) : null);
+  }
+
+  moveName(campaign, version) {
+    return this.family.moves ? this.family.moves.name(campaign, version) : `move ${version}`;
+  }
+
+  async side(path, name, branch, states, index_) {
     const index = this.shared - 1 + this.step;
     const past = index >= path.length;
     const moment = path[Math.min(index, path.length - 1)];
@@ -129,15 +186,16 @@ export class Comparison {
     try {
       // a branch's moves are read through its own campaign: a fork reads its parent's prefix
       state = await api.state(branch.campaign, tokenFor(branch.campaign), moment.version);
+      states[index_] = state;
       drawn = this.draw(state);
     } catch (error) {
-      drawn = h("p", { class: "notice notice-error", role: "alert" }, `Move ${moment.version} cannot be shown: ${error.message}`);
+      drawn = h("p", { class: "notice notice-error", role: "alert" }, `This point cannot be shown: ${error.message}`);
     }
     const words = await wordsAt(branch.campaign, moment.version);
     const as = state?.seat ? `as ${seatName(this.family.info, state.seat)} sees it` : "as a spectator sees it";
     return [head,
       h("p", { class: "compare-at", dataset: { version: String(moment.version) } },
-        past ? `This branch ends at move ${moment.version}, before move ${this.step} after the parting; its last move, ${as}.` : `Move ${moment.version}, ${as}.`,
+        past ? `This branch ends at ${this.moveName(branch.campaign, moment.version)}, before step ${this.step} after the parting; its last move, ${as}.` : `${this.moveName(branch.campaign, moment.version).replace(/^./, (c) => c.toUpperCase())}, ${as}.`,
         words ? h("span", { class: "compare-words" }, ` ${words}`) : null,
         " ", h("a", { href: momentHash(branch.campaign, moment.version) }, "Open its timeline here")),
       h("div", { class: "board-slot historic", dataset: { version: String(moment.version) } }, drawn)];

@@ -1,7 +1,7 @@
 // The live play socket of one campaign: hello, the replica kept up to date, one action at a time,
 // and automatic reconnection with backoff that resumes from the last version seen (`since`).
 
-import { socketUrl } from "./api.js";
+import { socketUrl, whenServerAnswers } from "./api.js";
 import { Exchange, ProtocolError, Replica, SYNC } from "./replica.js";
 
 const FIRST_DELAY_MS = 500;
@@ -32,6 +32,7 @@ export class LiveConnection {
     this.prefix = commandPrefix();
     this.commands = 0;
     this.online = false; // welcomed on an open socket: what is on screen is live
+    this.stopProbe = () => {};
   }
 
   emit(kind, ...args) {
@@ -68,7 +69,17 @@ export class LiveConnection {
     const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** this.attempts);
     this.attempts += 1;
     this.emit("status", "down", { delay, attempt: this.attempts });
-    this.timer = setTimeout(() => this.open(), delay);
+    this.timer = setTimeout(() => this.reopen(), delay);
+    // the server back before the timer: reconnect at once (after a restart, say)
+    this.stopProbe();
+    if (delay > FIRST_DELAY_MS) this.stopProbe = whenServerAnswers(() => this.reopen());
+  }
+
+  reopen() {
+    clearTimeout(this.timer);
+    this.stopProbe();
+    if (this.closed || this.socket) return;
+    this.open();
   }
 
   send(message) {
@@ -126,6 +137,7 @@ export class LiveConnection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    this.stopProbe();
     clearTimeout(this.resend);
     const socket = this.socket;
     this.socket = null;

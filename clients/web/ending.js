@@ -36,10 +36,12 @@ function luck(described) {
     verdict);
 }
 
-export function endPanel(node, { outcome, reason, described }) {
+// `download()`: save the game's file (a seat's page only).
+export function endPanel(node, { outcome, reason, described, download = null }) {
   const revealed = described && described.seed !== null && described.seed !== undefined;
   clear(node,
     h("h2", { class: "end-title" }, outcome === "won" ? "Won!" : "Lost"),
     reason ? h("p", { class: "reason" }, reason) : null,
+    download ? h("button", { type: "button", class: "download", onclick: download }, "Download this game") : null,
     revealed ? luck(described) : null);
 }

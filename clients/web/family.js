@@ -9,21 +9,30 @@ import { clear, h, plural } from "./dom.js";
 import { Lineage, PAGES_AT_ONCE, branchName, outcomeOf } from "./lineage.js";
 import { momentHash } from "./moment.js";
 import { playing } from "./seats.js";
+import { FamilyMoves } from "./moves.js";
 import { drawTree } from "./tree.js";
+import { seatName } from "./turn.js";
 
 // Each branch's name: forks numbered in the lineage's order, so that "Fork 2" means one thing on
 // the graph, in the list and in the comparison.
-function namesOf(branches) {
+function namesOf(branches, words) {
   const names = new Map();
   let forks = 0;
   for (const branch of branches) {
     if (branch.kind === "fork" && !(branch.private && !branch.first)) forks += 1;
-    names.set(branch.id, branchName(branch, branch.kind === "fork" ? forks : null));
+    names.set(branch.id, branchName(branch, branch.kind === "fork" ? forks : null, words));
   }
   return names;
 }
 
-function listItem(branch, names, campaign) {
+// The moves a branch made of its own: after its parting point (or its start) up to its last.
+function ownMoves(branch, moves) {
+  const from = branch.parent ? branch.parent.version : 0;
+  const counted = moves.between(branch.campaign, from, branch.last);
+  return counted === null ? branch.moves ?? 0 : counted;
+}
+
+function listItem(branch, names, campaign, moves) {
   const outcome = outcomeOf(branch);
   const mine = branch.campaign === campaign && branch.kind !== "undone";
   if (!branch.first) {
@@ -35,14 +44,14 @@ function listItem(branch, names, campaign) {
     h("span", { class: "branch-name" }, names.get(branch.id), mine ? " (this campaign)" : ""),
     h("span", { class: `outcome outcome-${outcome.kind}` }, ` ${outcome.mark} ${outcome.words}`),
     h("span", { class: "branch-detail muted" },
-      parent ? ` · parts from ${parent} at move ${branch.parent.version}` : "",
-      ` · ${plural(branch.moves ?? 0, "move")} of its own`,
+      parent ? ` · parts from ${parent} after ${moves.name(branch.campaign, branch.parent.version)}` : "",
+      ` · ${plural(ownMoves(branch, moves), "move")} of its own`,
       branch.ended ? ` · ${branch.ended}` : "",
       branch.made_ms ? ` · ${new Date(branch.made_ms).toLocaleString()}` : ""),
     h("span", { class: "branch-links" },
       // a fork with no move of its own yet opens where it starts, its last (its parent's) move
-      branch.first <= branch.last ? h("a", { href: momentHash(branch.campaign, branch.first) }, `Open at move ${branch.first}`) : null,
-      branch.last !== branch.first ? h("a", { href: momentHash(branch.campaign, branch.last) }, `Open at move ${branch.last}`) : null));
+      branch.first <= branch.last ? h("a", { href: momentHash(branch.campaign, branch.first) }, `Open at ${moves.name(branch.campaign, branch.first)}`) : null,
+      branch.last !== branch.first ? h("a", { href: momentHash(branch.campaign, branch.last) }, `Open at ${moves.name(branch.campaign, branch.last)}`) : null));
 }
 
 export function mountFamily(root, { campaign, version }) {
@@ -51,7 +60,7 @@ export function mountFamily(root, { campaign, version }) {
   const lineage = new Lineage(campaign, token);
   const status = h("p", { class: "muted", role: "status", "aria-live": "polite" }, "Reading the family tree…");
   const back = version
-    ? h("a", { class: "button ghost", href: momentHash(campaign, version) }, `Back to move ${version}`)
+    ? h("a", { class: "button ghost", href: momentHash(campaign, version) }, "Back to the timeline")
     : h("a", { class: "button ghost", href: `#/c/${encodeURIComponent(campaign)}` }, "Back to the campaign");
   const graph = h("div", {
     class: "tree-box", tabindex: 0, role: "region", "aria-label": "The family tree drawn (scrolls sideways)", dataset: { scrolls: "" },
@@ -74,16 +83,19 @@ export function mountFamily(root, { campaign, version }) {
     compareSlot);
 
   let comparison = null;
+  const moves = new FamilyMoves();
+  let info = null;
+  const words = { move: (owner, at) => moves.name(owner, at), seat: (id) => seatName(info, id) };
 
   function render() {
-    const names = namesOf(lineage.branches);
+    const names = namesOf(lineage.branches, words);
     const here = version ? { campaign, version } : null;
     const line = lineage.line(campaign);
     const ring = here || (line?.last ? { campaign, version: line.last } : null);
     const narrow = matchMedia("(max-width: 700px)").matches;
-    clear(graph, drawTree(lineage.branches, { names, here: ring, campaign, narrow }));
+    clear(graph, drawTree(lineage.branches, { names, here: ring, campaign, narrow, moves }));
     hint.hidden = graph.scrollWidth <= graph.clientWidth;
-    clear(list, lineage.branches.map((b) => listItem(b, names, campaign)));
+    clear(list, lineage.branches.map((b) => listItem(b, names, campaign, moves)));
     const count = plural(lineage.branches.length, "branch", "branches");
     status.textContent = lineage.complete ? `${count}.` : `The first ${count}; there are more.`;
     clear(more, lineage.complete ? null
@@ -96,6 +108,7 @@ export function mountFamily(root, { campaign, version }) {
     more.querySelector("button")?.setAttribute("disabled", "");
     try {
       await lineage.load(PAGES_AT_ONCE);
+      await moves.load(lineage.branches.map((b) => b.campaign));
     } catch (error) {
       status.textContent = `More branches could not be read: ${error.message}`;
     }
@@ -114,6 +127,8 @@ export function mountFamily(root, { campaign, version }) {
     try {
       described = await api.describe(campaign, token);
       await lineage.load();
+      info = await gameFacts(described.entry.game);
+      await moves.load(lineage.branches.map((b) => b.campaign));
     } catch (error) {
       if (stopped) return;
       clear(root,
@@ -125,9 +140,9 @@ export function mountFamily(root, { campaign, version }) {
     if (stopped) return;
     const names = render();
     const game = described.entry.game;
-    const [info, content] = await Promise.all([gameFacts(game), api.content(game).catch(() => ({}))]);
+    const content = await api.content(game).catch(() => ({}));
     if (stopped) return;
-    comparison = new Comparison({ lineage, names, game, content, info, seats: described.seats });
+    comparison = new Comparison({ lineage, names, game, content, info, seats: described.seats, moves });
     const mine = lineage.holding(campaign, version || Infinity)?.id || campaign;
     const other = lineage.branches.find((b) => b.id !== mine && b.last)?.id || mine;
     comparison.mount(compareSlot, mine, other);

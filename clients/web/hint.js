@@ -1,6 +1,7 @@
 // The bots' part of a campaign page: a Hint control for the turn bar (what the bot would do now
 // for this seat, and why: nothing is played or stored) with the hint under the question, and,
-// beside the seats, handing a seat whose player is away to a bot and taking one's own seat back.
+// beside the seats, handing a seat whose player is away to a bot, letting a bot play one's own seat
+// while one is gone, and taking it back.
 // Keys: H asks for a hint (when no text field has the focus).
 
 import * as api from "./api.js";
@@ -8,23 +9,38 @@ import { clear, h } from "./dom.js";
 import { seatName } from "./turn.js";
 
 const REFRESH_MS = 5000; // how often the bot seats are read again while the page is drawn
+const AWAY_POLL_MS = 2000; // while a partner is gone but not yet away: how often to look again
+
+// "90 s", "2 minutes": how long a seat must have been away, in words.
+function awhile(seconds) {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  return `${Math.round(seconds / 60)} minutes`;
+}
 
 // `campaign`, the seat this page plays and its token (none: watching), `info` (the game's facts),
-// `tokens()` (the seats this browser holds tokens for), `changed()` (redraw the seats panel).
+// `table()` ({seats, connected, outcome, online}: the replica's seats, who is connected now, the
+// outcome and whether this page is live), `changed()` (redraw the seats panel).
+//
+// The offers that cannot wait (a bot plays your seat; a partner is away and may be handed to a bot)
+// go in `top`, a row of the turn bar, so a phone shows them without scrolling; letting a bot play
+// your own seat while you are gone goes in `node`, beside the seats.
 export class BotControls {
-  constructor({ campaign, seat, token, info, tokens, changed }) {
+  constructor({ campaign, seat, token, info, table, changed }) {
     this.campaign = campaign;
     this.seat = seat;
     this.token = token;
     this.info = info;
-    this.tokens = tokens;
+    this.table = table;
     this.changed = changed;
     this.bots = new Map(); // seat -> the bot's name
     this.listing = null;
     this.hintVersion = -1;
     this.readAt = 0;
+    this.poll = null;
+    this.stopped = false;
     this.output = h("p", { class: "hint-text", role: "status", "aria-live": "polite" });
     this.button = h("button", { type: "button", class: "hint-button", "aria-keyshortcuts": "h", onclick: () => this.ask() }, "Hint");
+    this.top = h("div", { class: "bot-offers", role: "status", "aria-live": "polite" });
     this.manage = h("div", { class: "bot-seats" });
     this.node = h("section", { class: "bots-bar", "aria-label": "Bots at the table" }, this.manage);
     this.onKey = (event) => {
@@ -39,16 +55,19 @@ export class BotControls {
   }
 
   stop() {
+    this.stopped = true;
+    clearTimeout(this.poll);
     document.removeEventListener("keydown", this.onKey);
   }
 
   // Called with each redraw: the hint holds for the move it was given at only.
-  update(replica) {
+  update(replica, online = true) {
     this.version = replica.version;
     const running = replica.outcome === "running";
     this.button.hidden = !this.token || !running;
-    this.button.disabled = !(replica.legalActions || []).length;
-    this.button.title = this.button.disabled ? "A hint is for a move of yours." : "What the bot would do now, and why";
+    const mine = (replica.legalActions || []).length > 0;
+    this.button.disabled = !online || !mine || this.asking;
+    this.button.title = !online ? "Hints come back with the connection." : mine ? "What the bot would do now, and why" : "A hint is for a move of yours.";
     if (this.hintVersion !== replica.version) {
       this.output.textContent = "";
       this.hintVersion = -1;
@@ -56,7 +75,13 @@ export class BotControls {
     if (Date.now() - this.readAt > REFRESH_MS) this.read();
   }
 
+  // Somebody joined or left: whether a seat is away, or back, may have changed.
+  presenceChanged() {
+    this.read();
+  }
+
   async ask() {
+    this.asking = true;
     this.button.disabled = true;
     this.output.textContent = "Thinking…";
     try {
@@ -64,40 +89,75 @@ export class BotControls {
       this.hintVersion = hint.version;
       this.output.textContent = hint.version === this.version ? `Hint: ${hint.reason}` : "";
     } catch (error) {
-      this.output.textContent = error.message;
+      this.output.textContent = error.code === "offline" ? "No hint while the server is out of reach; ask again once the connection is back." : error.message;
     } finally {
+      this.asking = false;
       this.button.disabled = false;
     }
   }
 
   async read() {
     this.readAt = Date.now();
+    clearTimeout(this.poll);
+    this.poll = null;
     try {
       this.listing = await api.bots(this.campaign, this.token);
     } catch {
-      return; // shown again at the next read
+      this.schedule(REFRESH_MS); // shown again at the next read
+      return;
     }
+    if (this.stopped) return;
     this.bots = new Map(this.listing.seats.map((entry) => [entry.seat, entry.name]));
     this.drawManage();
     this.changed();
+    if (this.waitingForAway()) this.schedule(AWAY_POLL_MS);
+  }
+
+  schedule(ms) {
+    if (this.stopped) return;
+    clearTimeout(this.poll);
+    this.poll = setTimeout(() => this.read(), ms);
+  }
+
+  // A partner's seat without a socket, not a bot's and not yet listed away: it becomes away when
+  // its player has been gone long enough, which no message announces, so the page looks again.
+  waitingForAway() {
+    const listing = this.listing;
+    const table = this.table();
+    if (!listing || !this.token || table.outcome !== "running" || table.seats.length < 2) return false;
+    if (!(listing.bots.search || []).length) return false;
+    const connected = table.connected;
+    return table.seats.some((seat) => seat !== this.seat && !this.bots.has(seat) && !connected.has(seat) && !listing.away.includes(seat));
   }
 
   drawManage() {
     const listing = this.listing;
+    const table = this.table();
     if (!listing || !this.token) {
       clear(this.manage);
+      clear(this.top);
       return;
     }
     const name = (seat) => seatName(this.info, seat);
-    const mine = this.bots.has(this.seat)
-      ? h("button", { type: "button", class: "ghost small", onclick: () => this.change(() => api.takeBack(this.campaign, this.token)) }, `Take ${name(this.seat)} back from the bot`)
-      : null;
+    const running = table.outcome === "running";
     const levels = listing.bots.search || [];
-    const handable = levels.length ? listing.away.filter((seat) => seat !== this.seat) : [];
+    const mine = running && this.bots.has(this.seat)
+      ? h("div", { class: "bot-mine" },
+        h("span", {}, `A bot plays ${name(this.seat)} for you: ${this.bots.get(this.seat)}.`),
+        h("button", { type: "button", class: "small take-back", onclick: () => this.change(() => api.takeBack(this.campaign, this.token)) }, `Take ${name(this.seat)} back from the bot`))
+      : null;
+    const handable = running && levels.length ? listing.away.filter((seat) => seat !== this.seat) : [];
     const offers = handable.map((seat) =>
-      h("button", { type: "button", class: "ghost small", dataset: { seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, seat)) },
-        `Hand ${name(seat)} to a bot (away)`));
-    clear(this.manage, mine, offers);
+      h("div", { class: "bot-offer" },
+        h("span", {}, `${name(seat)}'s player has been away for over ${awhile(listing.away_after_s)}.`),
+        h("button", { type: "button", class: "small hand-over", dataset: { seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, seat)) },
+          `Hand ${name(seat)} to a bot`)));
+    clear(this.top, mine, offers);
+    const leave = running && levels.length && table.seats.length > 1 && !this.bots.has(this.seat)
+      ? h("button", { type: "button", class: "ghost small", dataset: { seat: this.seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, this.seat)) },
+        `Let a bot play ${name(this.seat)} until I'm back`)
+      : null;
+    clear(this.manage, leave);
   }
 
   async change(request) {

@@ -105,17 +105,23 @@ export function shared(a, b, common = 0) {
   return count;
 }
 
-// How a branch is named to a person: its kind, where it starts and who made it.
-export function branchName(branch, number = null) {
+// How a branch is named to a person: its kind, where it starts and who made it. `words` says a
+// version as a move ({move(campaign, version)}: FamilyMoves.name) and a seat as the game names
+// it ({seat(id)}).
+export function branchName(branch, number = null, words = {}) {
   if (branch.private && !branch.first) return "A private branch";
-  const by = branch.made_by ? ` by ${branch.made_by}` : "";
+  const move = words.move || ((_, version) => `move ${version}`);
+  const seat = words.seat || ((id) => id);
+  const by = branch.made_by ? ` by ${seat(branch.made_by)}` : "";
   if (branch.kind === "root") return "The original campaign";
   if (branch.kind === "undone") {
-    const moves = branch.first === branch.last ? `Move ${branch.first}` : `Moves ${branch.first}–${branch.last}`;
-    return `${moves} undone${branch.undone_at ? ` at move ${branch.undone_at}` : ""}${by}`;
+    const first = move(branch.campaign, branch.first);
+    const last = move(branch.campaign, branch.last);
+    const moves = first === last ? first : `${first} to ${last}`;
+    return `${moves.charAt(0).toUpperCase()}${moves.slice(1)} undone by a rewind${by}`;
   }
   const fork = number === null ? "A fork" : `Fork ${number}`;
-  return `${fork} from move ${branch.parent?.version ?? branch.first - 1}${by}`;
+  return `${fork} after ${move(branch.campaign, branch.parent?.version ?? branch.first - 1)}${by}`;
 }
 
 // The outcome in words with a mark, so that it never rests on colour alone.

@@ -18,9 +18,37 @@ function describeProperty(schema) {
   return { choices, nullable, type, default: schema.default ?? null, min: typed.minimum, max: typed.maximum };
 }
 
-// A chapter option names its chapters by their titles, when the game gives them.
-// The label is the option's title and its note the description, when the game declares them
-// (msgspec.Meta on the options Struct's field); otherwise its name, humanized.
+// What each game is about, in a sentence of our own (the lobby's cards).
+const ABOUT = {
+  "gil-ennis": "Two friends hike to Mount Humbaba over a week of camps: pack and spend dice, dream for insight or give in to worry, and keep enough food to reach the peak with dice that match its challenge.",
+  eila: "A small rabbit's adventure in chapters of seven days: choose an option on each card that comes up, gather food, coins and knowledge, keep fear at bay and reach the chapter's goal in time.",
+  machina: "Explorers cross the tiles of a clockwork ruin round by round: move, search and fight the monsters that spawn, while the spawn and horror ratings slide and the threat grows.",
+};
+
+// Options that must agree, per game: choosing one leaves the other only the values that agree
+// with it (the server refuses a campaign whose options disagree). [a, b, pairs of agreeing values]
+const AGREE = {
+  "gil-ennis": [["difficulty", "worry", [["easy", 1], ["normal", 3]]]],
+};
+
+// Makes the fields of `fields` (name -> field) keep to the game's rules of agreement.
+function keepAgreement(game, fields) {
+  for (const [a, b, pairs] of AGREE[game] || []) {
+    const one = fields.get(a);
+    const other = fields.get(b);
+    if (!one || !other) continue;
+    const sync = (from, to, index) => {
+      const chosen = from.read();
+      const allowed = chosen === undefined ? null : new Set(pairs.filter((pair) => pair[index] === chosen).map((pair) => pair[1 - index]));
+      to.allowOnly(allowed);
+    };
+    one.input.addEventListener("change", () => sync(one, other, 0));
+    other.input.addEventListener("change", () => sync(other, one, 1));
+  }
+}
+
+// A chapter option names its chapters by their titles, when the game gives them. The field's
+// label is the schema's title and its note the schema's description (GET /api/games).
 function optionField(name, schema, info) {
   const chapters = name === "chapter" ? info?.chapter_names || {} : {};
   const prop = describeProperty(schema);
@@ -43,9 +71,22 @@ function optionField(name, schema, info) {
   } else {
     input = h("input", { id, name, type: "text", value: prop.default ?? "", dataset: { option: name }, ...described });
   }
+  const label = schema.title || humanize(name);
   const note = schema.description ? h("span", { class: "field-note", id: noteId }, schema.description) : null;
-  const label = h("label", { class: "field" }, h("span", {}, schema.title || humanize(name)), input, note);
-  return { node: label, read: () => readOption(input, prop) };
+  const node = h("div", { class: "field" }, h("label", { for: id }, label), input, note);
+  // Leaves only the values in `allowed` choosable (null: all); a value no longer allowed is left
+  // for the first allowed one, and the player is told why.
+  const allowOnly = (allowed) => {
+    if (!prop.choices.length) return;
+    for (const option of input.options) {
+      if (option.value === "") continue;
+      option.disabled = allowed !== null && !allowed.has(prop.choices[Number(option.value)]);
+    }
+    if (input.selectedOptions[0]?.disabled) {
+      input.value = [...input.options].find((option) => !option.disabled && option.value !== "")?.value ?? "";
+    }
+  };
+  return { node, input, read: () => readOption(input, prop), allowOnly };
 }
 
 // "to-eternity" -> "To Eternity"; numbers stay as they are.
@@ -92,6 +133,7 @@ function readSeed(text) {
 const DELAYS = [
   ["", "Live"],
   ['{"moves":1}', "1 move behind"],
+  ['{"moves":2}', "2 moves behind"],
   ['{"moves":3}', "3 moves behind"],
   ['{"moves":10}', "10 moves behind"],
   ['{"seconds":30}', "30 seconds behind"],
@@ -137,6 +179,7 @@ function botSeats(info, layouts, layoutSelect) {
 function gameCard(game, onCreate) {
   const { info, options } = game;
   const fields = Object.entries(options.properties || {}).map(([name, schema]) => [name, optionField(name, schema, info)]);
+  keepAgreement(info.name, new Map(fields));
   const layouts = info.seat_layouts;
   const layoutSelect = h("select", { name: "layout", dataset: { layouts: "" } },
     layouts.map((layout, i) => h("option", { value: String(i) }, layoutName(info, layout))));
@@ -186,6 +229,7 @@ function gameCard(game, onCreate) {
     },
   },
   h("h3", {}, info.title),
+  ABOUT[info.name] ? h("p", { class: "about" }, ABOUT[info.name]) : null,
   h("p", { class: "facts" },
     layouts.map((layout) => h("span", { class: "chip" }, layoutName(info, layout))),
     info.hidden_information ? h("span", { class: "chip chip-muted" }, "hidden information") : null,
@@ -214,8 +258,8 @@ function ago(ms) {
   return new Date(ms).toLocaleDateString();
 }
 
-// "The Orrery · round 5 · move 76": the chapter by its title (GameInfo.chapter_names), the day
-// or round by the game's word for it (GameInfo.round_name), and the move number.
+// "The Orrery · round 5": the chapter by its title (GameInfo.chapter_names) and the day or round
+// by the game's word for it (GameInfo.round_name).
 function chapterName(info, chapter) {
   const title = info?.chapter_names?.[String(chapter)];
   if (title) return title;
@@ -226,7 +270,9 @@ function progress(entry, info) {
   const parts = [];
   if (entry.chapter !== null && entry.chapter !== undefined) parts.push(chapterName(info, entry.chapter));
   if (entry.day !== null && entry.day !== undefined) parts.push(`${info?.round_name || "day"} ${entry.day}`);
-  parts.push(`move ${entry.version}`);
+  // the catalog counts events (versions), not moves as players count them: the campaign's own
+  // page says its move; here the chapter and the day or round say how far it is
+  if (!parts.length) parts.push(entry.status === "running" ? "under way" : "over");
   return parts.join(" · ");
 }
 
@@ -239,7 +285,7 @@ function campaignRow(entry, infos) {
   const seats = Object.keys(mine?.tokens || {});
   const play = seats.map((seat) =>
     h("a", { class: "button", href: `#/c/${entry.id}`, dataset: { seat }, onclick: () => remember(entry.id, entry.game, {}, seat) }, `Play as ${seatName(info, seat)}`));
-  const lineage = entry.parent ? h("div", { class: "muted small" }, `fork of ${entry.parent.slice(0, 8)} at move ${entry.fork_version}`) : null;
+  const lineage = entry.parent ? h("div", { class: "muted small" }, `a fork of ${entry.parent.slice(0, 8)}`) : null;
   return h("tr", { dataset: { campaign: entry.id } },
     h("td", { dataset: { label: "Campaign" } }, h("strong", {}, info?.title || entry.game), h("div", { class: "muted small mono" }, entry.id.slice(0, 8)), lineage),
     h("td", { dataset: { label: "Progress" } }, progress(entry, info)),

@@ -44,10 +44,10 @@ export function copyMomentControl(moment) {
       const link = momentLink(campaign, version);
       said.replaceChildren();
       if (await copyText(link)) {
-        said.append(`Copied a link to move ${version}.`);
+        said.append("Copied a link to this moment.");
       } else {
-        said.append(`Copy this link to move ${version}: `,
-          h("input", { type: "text", class: "copy-by-hand", readOnly: true, value: link, "aria-label": `A link to move ${version}`, onfocus: (event) => event.target.select() }));
+        said.append("Copy this link to the moment: ",
+          h("input", { type: "text", class: "copy-by-hand", readOnly: true, value: link, "aria-label": "A link to this moment", onfocus: (event) => event.target.select() }));
       }
     },
   }, "Copy a link to this moment");

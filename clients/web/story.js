@@ -86,6 +86,17 @@ export class Story {
     for (const line of this.lines) if (line.version <= version) found = line;
     return found;
   }
+
+  // The move version `version` belongs to, as players count moves (one action of a seat, however
+  // many events it appends; 0: the set-up). Versions stay in links and the API.
+  moveAt(version) {
+    return this.at(version)?.move || 0;
+  }
+}
+
+// "move 12", or "set-up" before any seat has acted.
+export function moveName(move) {
+  return move ? `move ${move}` : "set-up";
 }
 
 // An event as a few words, when the timeline has no line for it.
@@ -94,14 +105,14 @@ export function eventWords(seen) {
   return humanize(type.includes("/") ? type.split("/").pop() : type);
 }
 
-// For each line a rewind undid, the move of that rewind: a rewind at move v back to move k undoes
-// the moves after k and before v (the first such rewind after a line is the one that undid it).
+// For each line a rewind undid, the line of that rewind: a rewind at version v back to version k
+// undoes the versions after k and before v (the first such rewind after a line is the one).
 export function undoneBy(lines) {
   const undone = new Map();
   const rewinds = lines.filter((line) => line.rewound_to !== undefined && line.rewound_to !== null);
   for (const line of lines) {
     const rewind = rewinds.find((r) => r.version > line.version && r.rewound_to < line.version);
-    if (rewind) undone.set(line.version, rewind.version);
+    if (rewind) undone.set(line.version, rewind);
   }
   return undone;
 }
@@ -114,11 +125,11 @@ export function renderRecent(node, story, range, events) {
   const undone = undoneBy(story.lines);
   const item = (line, className) => {
     const by = undone.get(line.version); // the rewind that undid the line, if one did
-    return h("li", { class: `${className}${by ? " undone" : ""}`, dataset: { version: String(line.version) } },
-      h("span", { class: "v" }, `move ${line.version}`),
+    return h("li", { class: `${className}${by ? " undone" : ""}`, dataset: { version: String(line.version), move: String(line.move || 0) } },
+      h("span", { class: "v" }, moveName(line.move)),
       h("span", { class: "text" }, by ? h("s", {}, line.text) : line.text,
         line.by ? h("span", { class: "by-bot" }, ` (played by the ${line.by})`) : null),
-      by ? h("span", { class: "undone-note" }, `undone by the rewind at move ${by}`) : null);
+      by ? h("span", { class: "undone-note" }, `undone by the rewind back to ${moveName(by.move)}`) : null);
   };
   clear(node,
     h("h3", {}, "What just happened"),

@@ -14,6 +14,7 @@ import { confirmDanger } from "./danger.js";
 import { clear, h, s } from "./dom.js";
 import { copyMomentControl, familyHash } from "./moment.js";
 import { applyPatch } from "./patch.js";
+import { moveName } from "./story.js";
 
 const SPEEDS = [1, 2, 5, 10, 25];
 
@@ -88,7 +89,7 @@ export class Timeline {
         h("button", { type: "button", class: "ghost next-point", title: "The decision point after", onclick: () => this.toPoint(1) }, "Next decision ◆"),
         this.forkButton = h("button", { type: "button", class: "fork", onclick: () => this.fork() }, "Fork from here"),
         this.rewindButton = h("button", { type: "button", class: "rewind", onclick: () => this.rewind() }, "Rewind to here"),
-        h("button", { type: "button", class: "ghost live", onclick: () => this.host.leave() }, "Back to live play")),
+        h("button", { type: "button", class: "ghost live", onclick: () => this.host.leave() }, this.host.token ? "Back to live play" : "Back to the live game")),
       this.why = h("p", { class: "point-note", role: "status" }),
       h("div", { class: "timeline-row share-row" },
         this.familyLink = h("a", { class: "button ghost family-tree", href: "#" }, "Family tree"),
@@ -114,6 +115,11 @@ export class Timeline {
     return [story.pointBefore(version), story.pointAfter(version)].filter((v) => v !== undefined);
   }
 
+  // "move 12" for a version, as players count moves (the story's lines carry them).
+  moveOf(version) {
+    return moveName(this.host.story.moveAt(version));
+  }
+
   toPoint(direction) {
     const story = this.host.story;
     const found = direction < 0 ? story.pointBefore(this.version) : story.pointAfter(this.version);
@@ -130,32 +136,36 @@ export class Timeline {
     const point = this.isPoint(version);
     const rewind = this.canRewind(version);
     const story = this.host.story;
+    // A spectator is offered only what a spectator may do: no rewind, and a fork once it is over.
+    const watching = !this.host.token;
     this.forkButton.textContent = this.finished ? "Fork with new luck from here" : "Fork from here";
+    this.forkButton.hidden = watching && !this.finished;
     this.forkButton.disabled = !point;
-    this.rewindButton.hidden = this.finished;
+    this.rewindButton.hidden = this.finished || watching;
     this.rewindButton.disabled = !rewind;
     this.node.querySelector(".prev-point").disabled = story.pointBefore(version) === undefined;
     this.node.querySelector(".next-point").disabled = story.pointAfter(version) === undefined;
     const parts = [];
-    if (!point) {
+    if (watching && !this.finished) {
+      parts.push("You are watching: a spectator may fork this campaign once it is over (a fork deals out every seat, and with them the cards the players keep hidden), and only its players rewind it.");
+    } else if (!point) {
       const near = this.nearest(version);
       const first = story.firstPoint();
       if (first !== undefined && version < first) {
-        parts.push(`Move ${version} comes before move ${first}, the first this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
+        parts.push(`This comes before ${this.moveOf(first)}, the first place this campaign can be forked at or rewound to (the end of its set-up, or where a fork took new luck).`);
       } else {
-        parts.push(`Move ${version} is not a decision point: no seat had a decision to make there (the game was still resolving an action), so it cannot be forked or rewound to.`);
+        parts.push(`This is partway through ${this.moveOf(version)}, not a decision point: no seat had a decision to make here (the game was still resolving an action), so it cannot be forked or rewound to.`);
       }
       if (near.length) {
-        parts.push(" Nearest: ", near.map((v) => h("button", { type: "button", class: "small ghost goto", dataset: { version: String(v) }, onclick: () => { this.pause(); this.go(v); } }, `move ${v}`)));
+        parts.push(" Nearest: ", near.map((v) => h("button", { type: "button", class: "small ghost goto", dataset: { version: String(v) }, onclick: () => { this.pause(); this.go(v); } }, `the end of ${this.moveOf(v)}`)));
       }
     } else if (this.finished) {
       parts.push("The campaign is over and its seed is revealed, so it is not rewound: a fork from here plays on with new luck.");
     } else if (!rewind) {
-      if (!this.host.token) parts.push("A decision point. Only a seat may rewind the campaign.");
-      else if (version >= this.host.head()) parts.push("A decision point: the latest move, so there is nothing to rewind.");
+      if (version >= this.host.head()) parts.push("A decision point: the latest move, so there is nothing to rewind.");
       else parts.push("A decision point, but not one the campaign can be rewound to.");
     } else {
-      parts.push(`A decision point: fork a new campaign from move ${version}, or rewind this one to it.`);
+      parts.push(`A decision point: fork a new campaign from the end of ${this.moveOf(version)}, or rewind this one to it.`);
     }
     clear(this.why, parts);
     this.why.classList.toggle("not-point", !point);
@@ -188,7 +198,7 @@ export class Timeline {
           class: [line.version === current ? "current" : line.version > this.version ? "later" : "", points.has(line.version) ? "decision" : ""].join(" ").trim(),
           dataset: { version: String(line.version) },
           onclick: () => { this.pause(); this.go(line.version); },
-        }, h("span", { class: "v" }, `${line.version}`), h("span", { class: "dp", title: points.has(line.version) ? "A decision point" : "" }, points.has(line.version) ? "◆" : ""), h("span", {}, line.text)))));
+        }, h("span", { class: "v" }, `${line.move || "–"}`), h("span", { class: "dp", title: points.has(line.version) ? "A decision point" : "" }, points.has(line.version) ? "◆" : ""), h("span", {}, line.text)))));
     // scroll the list only (scrollIntoView would move the page too)
     const list = this.linesSlot.querySelector(".timeline-lines");
     const shown = list?.querySelector(".current");
@@ -199,7 +209,10 @@ export class Timeline {
     const head = this.host.head();
     this.scrubber.max = head;
     this.scrubber.value = this.version;
-    this.label.textContent = `move ${this.version} of ${head}`;
+    this.label.textContent = `${this.moveOf(this.version)} of ${this.host.story.moveAt(head)}`;
+    this.label.dataset.version = String(this.version);
+    this.label.dataset.head = String(head);
+    this.scrubber.setAttribute("aria-valuetext", this.label.textContent);
     this.familyLink.href = familyHash(this.host.campaign, this.version);
     this.renderLines();
     this.renderTicks();
@@ -270,26 +283,28 @@ export class Timeline {
       const created = await api.fork(this.host.campaign, this.host.token, this.version, this.finished);
       this.host.forked(created, this.version);
     } catch (error) {
-      this.host.notice(`Cannot fork at move ${this.version}: ${error.message}`, "error");
+      this.host.notice(`Cannot fork at ${this.moveOf(this.version)}: ${error.message}`, "error");
     }
   }
 
   async rewind() {
     this.pause();
-    const undone = this.host.head() - this.version;
+    const story = this.host.story;
+    const undone = story.moveAt(this.host.head()) - story.moveAt(this.version);
+    const here = this.moveOf(this.version);
     const asked = await confirmDanger({
-      title: `Rewind to move ${this.version}?`,
-      lost: `The ${undone === 1 ? "last move is" : `last ${undone} moves are`} undone for every seat, and play goes on from move ${this.version}. `
+      title: `Rewind to ${here}?`,
+      lost: `The ${undone === 1 ? "last move is" : `last ${undone} moves are`} undone for every seat, and play goes on from ${here}. `
         + "The undone moves stay readable in the timeline; to play on from them instead, fork from here.",
-      confirm: `Rewind to move ${this.version}`,
+      confirm: `Rewind to ${here}`,
     });
     if (!asked) return;
     try {
       await api.rewind(this.host.campaign, this.host.token, this.version, this.host.head());
-      this.host.notice(`Rewound to move ${this.version}.`, "ok");
+      this.host.notice(`Rewound to ${here}.`, "ok");
       this.host.leave();
     } catch (error) {
-      this.host.notice(`Cannot rewind to move ${this.version}: ${error.message}`, "error");
+      this.host.notice(`Cannot rewind to ${here}: ${error.message}`, "error");
     }
   }
 

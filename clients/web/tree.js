@@ -64,7 +64,10 @@ function undoneRanges(branch) {
 
 // The SVG of `branches` (in the lineage's order), with the moment `here` ({campaign, version})
 // ringed and the lane of `campaign` marked as this campaign; `narrow`: for a phone.
-export function drawTree(branches, { names, here, campaign, narrow = false }) {
+// `moves` (FamilyMoves): versions said as moves; without it, as versions.
+export function drawTree(branches, { names, here, campaign, narrow = false, moves = null }) {
+  const said = (owner, version) => (moves ? moves.name(owner, version) : `move ${version}`);
+  const numeral = (owner, version) => moves?.at(owner, version) ?? version;
   const shown = branches.filter((b) => b.first || b.kind === "root" || b.private);
   const keys = columns(shown, here);
   const column = narrow ? NARROW_COLUMN : COLUMN;
@@ -89,7 +92,7 @@ export function drawTree(branches, { names, here, campaign, narrow = false }) {
     drawn.add(key);
     const [px, py] = [x(version), y(laneId)];
     joints.append(joint(px, py, options));
-    lanes.append(number(px, py, version));
+    lanes.append(number(px, py, numeral(options.campaign, version)));
   };
   for (const branch of shown) {
     const row = y(branch.id);
@@ -121,23 +124,23 @@ export function drawTree(branches, { names, here, campaign, narrow = false }) {
     const outcome = outcomeOf(branch);
     const rewinds = new Map((branch.rewinds || []).map((r) => [r.at, r.to]));
     for (const [version, to] of rewinds) {
-      lanes.append(s("text", { x: x(version) + 9, y: row + 40, class: "joint-words rewind-words" }, `↶ to ${to}`));
+      lanes.append(s("text", { x: x(version) + 9, y: row + 40, class: "joint-words rewind-words" }, `↶ to ${numeral(branch.campaign, to)}`));
     }
     // its last move first: when a rewind is the last move, one joint says both
     const lastTo = rewinds.get(branch.last);
     place(branch.id, branch.last, {
       href: at(branch.last), shape: lastTo === undefined ? "end" : "end-diamond",
-      label: `${name}: its last move, move ${branch.last}${lastTo === undefined ? "" : `, a rewind to move ${lastTo}`}, ${outcome.words}`,
-      current: isHere(branch.last), kind: lastTo === undefined ? "end" : "end rewind",
+      label: `${name}: its last move, ${said(branch.campaign, branch.last)}${lastTo === undefined ? "" : `, a rewind to ${said(branch.campaign, lastTo)}`}, ${outcome.words}`,
+      current: isHere(branch.last), kind: lastTo === undefined ? "end" : "end rewind", campaign: branch.campaign,
     });
     lanes.append(s("text", { x: x(branch.last) + 16, y: row + 5, class: `outcome outcome-${outcome.kind}` }, `${outcome.mark} ${outcome.words}`));
-    place(branch.id, first, { href: at(first), label: `${name}: its first move, move ${first}`, current: isHere(first), kind: "start" });
+    place(branch.id, first, { href: at(first), label: `${name}: its first move, ${said(branch.campaign, first)}`, current: isHere(first), kind: "start", campaign: branch.campaign });
     for (const [version, to] of rewinds) {
-      place(branch.id, version, { href: at(version), shape: "diamond", label: `${name}: move ${version}, a rewind to move ${to}`, current: isHere(version), kind: "rewind" });
+      place(branch.id, version, { href: at(version), shape: "diamond", label: `${name}: a rewind to ${said(branch.campaign, to)}`, current: isHere(version), kind: "rewind", campaign: branch.campaign });
     }
     if (here && here.campaign === branch.campaign && branch.first <= here.version && here.version <= branch.last
       && !dashed.some(([a, b]) => a <= here.version && here.version <= b)) {
-      place(branch.id, here.version, { href: at(here.version), label: `${name}: move ${here.version}, the move you came from`, current: true, kind: "here" });
+      place(branch.id, here.version, { href: at(here.version), label: `${name}: ${said(branch.campaign, here.version)}, the move you came from`, current: true, kind: "here", campaign: branch.campaign });
     }
   }
   // the points where branches part, on the lane they part from
@@ -149,8 +152,8 @@ export function drawTree(branches, { names, here, campaign, narrow = false }) {
     const name = names.get(parent.id) || branchName(parent);
     const what = branch.kind === "undone" ? "where a rewind went back to" : "where a fork parts";
     place(parent.id, version, {
-      href: momentHash(parent.campaign, version), label: `${name}: move ${version}, ${what}`,
-      current: here && here.campaign === parent.campaign && here.version === version, kind: "parting",
+      href: momentHash(parent.campaign, version), label: `${name}: ${said(parent.campaign, version)}, ${what}`,
+      current: here && here.campaign === parent.campaign && here.version === version, kind: "parting", campaign: parent.campaign,
     });
   }
   return svg;

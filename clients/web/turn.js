@@ -40,7 +40,7 @@ export function turnState({ view, seat, legal, outcome, info, online, offlineNot
     return { tone: "over", headline, detail: "The campaign is over.", short: headline, choices: 0 };
   }
   if (viewingPast) {
-    return { tone: "watch", headline: "Looking back", detail: "The timeline shows an earlier move; close it to play on.", short: "Looking back", choices: 0 };
+    return { tone: "watch", headline: "Looking back", detail: seat ? "The timeline shows an earlier move; close it to play on." : "The timeline shows an earlier move; close it to watch the game live.", short: "Looking back", choices: 0 };
   }
   const toAct = turn?.to_act || (choices && seat ? [seat] : []);
   if (seat && choices) {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -60,12 +60,25 @@ def attempts(state: EilaState) -> tuple[ChapterAttempts, ...]:
     )
 
 
+MODE = msgspec.Meta(
+    title="Mode",
+    description="Normal is for a first journey; advanced swaps in harder event cards and goals.",
+)
+CHAPTER = msgspec.Meta(
+    title="Chapter",
+    description="The chapter to play: each is a story of its own, with its own goal.",
+)
+
+
 def options_type_for(pack: ContentPack) -> Any:
     """The campaign options: the mode, and a chapter to start at that the pack has."""
     chapters: Any = Literal.__getitem__(tuple(pack.chapter_numbers))  # the pack's own numbers
     return msgspec.defstruct(
         "EilaOptions",
-        [("mode", Literal["normal", "advanced"], "normal"), ("chapter", chapters, 0)],
+        [
+            ("mode", Annotated[Literal["normal", "advanced"], MODE], "normal"),
+            ("chapter", Annotated[chapters, CHAPTER], 0),
+        ],
         frozen=True,
         forbid_unknown_fields=True,
     )

@@ -114,7 +114,8 @@ class BotSeats:
         return [seat for seat in candidates if seat not in moved]
 
     async def hand_over(self, head: Head, by: str, seat: str, bot: str, level: int | None) -> None:
-        """``by`` hands ``seat`` to the bot ``bot`` at ``level``."""
+        """``by`` hands ``seat`` to the bot ``bot`` at ``level``: another seat once its player
+        has been away, or its own seat at once (a player who has to leave; taken back later)."""
         facts = head.facts
         if len(facts.seats) < 2:
             raise ApiError(
@@ -125,18 +126,13 @@ class BotSeats:
                 "bad_request",
                 f"{seat!r} is not a seat of this campaign; its seats are {', '.join(facts.seats)}.",
             )
-        if seat == by:
-            raise ApiError(
-                "bad_request",
-                "The other seats hand an away seat to a bot; a seat cannot hand over itself.",
-            )
         if head.outcome != "running":
             raise IllegalAction(f"Campaign {facts.id} has ended ({head.outcome}); no bot may join.")
         spec = check_spec(head.game, bot, level)
         listing = await self.listing(head)
         if any(bot_seat.seat == seat for bot_seat in listing.seats):
             raise ApiError("conflict", f"A bot already plays {seat!r}.")
-        if seat not in listing.away:
+        if seat != by and seat not in listing.away:
             raise ApiError(
                 "conflict",
                 f"{seat!r} may be handed to a bot once its player has been away (no socket open"

@@ -16,21 +16,25 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from projections.timeline import Line, line
+from projections.timeline import Line, MoveCount, line
 from server.campaigns.codec import Recorded
 from server.campaigns.head import Head
 from server.campaigns.repository import HeadRepository
 
 
 class _Timeline:
-    __slots__ = ("hash", "lines", "state", "version")
+    __slots__ = ("hash", "lines", "moves", "state", "version")
 
-    def __init__(self, version: int, hash: str, state: Any, lines: list[Line]) -> None:
+    def __init__(
+        self, version: int, hash: str, state: Any, lines: list[Line], moves: MoveCount
+    ) -> None:
         self.version = version
         self.hash = hash
         """The stored hash of the state at ``version``, to check the store still holds it."""
         self.state = state
         self.lines = lines
+        self.moves = moves
+        """The players' moves counted up to ``version``."""
 
 
 class Timelines:
@@ -68,21 +72,22 @@ class Timelines:
         if kept is not None and not await self._still_stored(campaign_id, kept):
             kept = None
         if kept is None:
-            kept = _Timeline(0, "", None, [])
+            kept = _Timeline(0, "", None, [], MoveCount())
         version, state, lines = kept.version, kept.state, list(kept.lines)
+        moves = kept.moves.copy()
         stamp = kept.hash
         game = head.game
         async for steps in self._heads.walk(
             campaign_id, version, head.version, state, page=self._page
         ):
             for recorded, after in steps:
-                found = line(game, recorded, after)
+                found = line(game, recorded, after, moves)
                 if found is not None:
                     lines.append(found)
             last: Recorded[Any] = steps[-1][0]
             version, state, stamp = last.version, steps[-1][1], last.hash
             await asyncio.sleep(0)  # a page done: let other requests in before the next
-        extended = _Timeline(version, stamp, state, lines)
+        extended = _Timeline(version, stamp, state, lines, moves)
         self._kept[campaign_id] = extended
         self._kept.move_to_end(campaign_id)
         while len(self._kept) > self._capacity:

@@ -86,7 +86,7 @@ async def list_bots(request: Request) -> Response:
 
 
 @operation(
-    "Hand an away seat to a bot (a token of another seat).", BotsOut, request=HandOver,
+    "Hand an away seat (or the token's own) to a bot.", BotsOut, request=HandOver,
     seat_token=True,
 )  # fmt: skip
 @endpoint

@@ -20,7 +20,10 @@ from server.throttle import client_of
 
 def _seated(seat: str | None, doing: str) -> str:
     if seat is None:
-        raise ApiError("forbidden", f"Only a seat of the campaign may {doing}; present its token.")
+        raise ApiError(
+            "forbidden",
+            f"Only a player of this campaign may {doing}: open it with your seat's link.",
+        )
     return seat
 
 
@@ -62,12 +65,16 @@ async def fork(request: Request) -> Response:
         # A fork hands out every seat's token, so its holder sees all hidden information: of
         # this campaign while it runs, and of one it was forked from that still runs when the
         # version is in their shared history.
-        doing = (
-            "fork it while it runs"
+        why = (
+            "while it runs"
             if head.outcome == "running"
-            else "fork it there while the campaign it was forked from runs"
+            else "at this move while the campaign it was forked from runs"
         )
-        _seated(seat, doing)
+        raise ApiError(
+            "forbidden",
+            f"A spectator cannot fork this campaign {why}: a fork deals out every seat, and with"
+            " them the cards the players keep hidden. Forking opens to everyone once it is over.",
+        )
     await ctx.throttle.created(client_of(request))
     tokens = new_tokens(head.facts.seats)
     # The service keeps a private campaign's forks private (and out of the catalog).

@@ -36,7 +36,8 @@ async def export(request: Request) -> Response:
     seat = await seat_of(request)
     if seat is None:
         raise ApiError(
-            "forbidden", "Only a seat's holder may export a campaign; present the seat's token."
+            "forbidden",
+            "Only a player of this campaign may export it: open it with your seat's link.",
         )
     head = await ctx.service.head(cid)
     partial_for = None if await ctx.service.history_revealed(head) else seat

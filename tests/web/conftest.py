@@ -175,3 +175,23 @@ def click_action(page: Page, label: str | re.Pattern[str]) -> str:
     action = button.get_attribute("data-action") or ""
     button.click()
     return action
+
+
+def move_at(server: Live, campaign: str, version: int, token: str | None = None) -> int:
+    """The move ``version`` of ``campaign`` belongs to, as players count moves: the server's
+    timeline lines carry it (``projections.timeline.MoveCount``; 0 for the set-up)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    lines = httpx.get(
+        f"{server.http}/api/campaigns/{campaign}/timeline", headers=headers, timeout=10
+    ).json()["lines"]
+    move = 0
+    for line in lines:
+        if line["version"] <= version:
+            move = line.get("move", 0)
+    return move
+
+
+def move_name(server: Live, campaign: str, version: int, token: str | None = None) -> str:
+    """How the page says the move of ``version``: "move 12", or "set-up"."""
+    move = move_at(server, campaign, version, token)
+    return f"move {move}" if move else "set-up"

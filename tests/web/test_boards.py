@@ -16,7 +16,7 @@ from domain.gil_ennis import GAME as GIL_ENNIS
 from domain.gil_ennis.state import character
 from server.campaigns.fresh import CHOSEN_SALT
 from tests.server.conftest import Live
-from tests.web.conftest import at_version, click_action, create, open_as, screenshot
+from tests.web.conftest import at_version, click_action, create, move_name, open_as, screenshot
 
 JOURNEY_SEED = 34
 JOURNEY_ACTIONS = 41
@@ -100,7 +100,7 @@ def test_gil_and_ennis_mid_journey_draws_every_part_of_the_table(server: Live, p
     expect(page.locator(".timeline-lines li.decision")).not_to_have_count(0)
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
     expect(page.locator(".timeline .point-note")).to_contain_text(
-        f"Move {earlier} is not a decision point"
+        f"This is partway through {move_name(server, created['id'], earlier)}, not a decision point"
     )
     screenshot(page, "timeline-journey")
 

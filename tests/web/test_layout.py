@@ -2,7 +2,7 @@
 board in real states (set-up, mid-game, a choice inside an effect, the end) and the timeline open.
 
 At every size: no page-level sideways scroll (a board may scale, or scroll inside its own frame),
-and axe-core, run in the page, finds no serious or critical violation of WCAG 2.2 A and AA. At the
+and axe-core, run in the page, finds no violation of WCAG 2.2 A and AA, of any impact. At the
 phone's size also: no text under 11 CSS px, and every visible control at least 40 px each way.
 
 The campaigns are created through the API and played to their states over HTTP once per module;
@@ -310,13 +310,12 @@ def check_page(page: Page, name: str) -> None:
         if targets:
             faults.append(f"controls under {SMALLEST_TARGET} px: {targets[:12]}")
     results = AXE.run(page, options=AXE_OPTIONS)
-    serious = [
+    found = [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:4]]}"
         for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
     ]
-    if serious:
-        faults.append(f"axe found {serious}")
+    if found:
+        faults.append(f"axe found {found}")
     assert not faults, f"{name} at {size_of(page)}: " + "; ".join(faults)
 
 
@@ -334,7 +333,7 @@ def test_the_lobby_fits_with_a_campaign_of_four_seats_listed(
     tab.goto(live.http + "/#/")
     row = tab.locator("table.campaigns tbody tr").first
     expect(row.locator("a[data-seat]")).to_have_count(4)
-    expect(row).to_contain_text("move")
+    expect(row).to_contain_text("The Gatehouse · round 1")
     expect(row).not_to_contain_text("version")
     check_page(tab, "lobby")
 
@@ -358,6 +357,21 @@ def test_the_timeline_fits_open(live: Live, seats: dict[str, Seat], tab: Page) -
     expect(tab.locator(".timeline button.play svg")).to_have_count(1)
     expect(tab.locator(".timeline button.play")).to_have_text("Play")
     check_page(tab, "timeline")
+
+
+def test_the_machina_timeline_fits_open_at_a_move_to_rewind_to(
+    live: Live, seats: dict[str, Seat], tab: Page
+) -> None:
+    seat = seats["machina-mid"]
+    open_seat(tab, live, seat)
+    tab.get_by_role("button", name="Timeline").click()
+    expect(tab.locator(".timeline .scrubber")).to_be_visible()
+    # the decision point before the head: fork and rewind both offered, in their colours
+    tab.locator(".timeline .prev-point").click()
+    expect(tab.get_by_role("button", name="Rewind to here")).to_be_enabled()
+    expect(tab.get_by_role("button", name="Fork from here")).to_be_enabled()
+    expect(tab.locator(".board-slot .board-machina")).to_be_visible()
+    check_page(tab, "machina-timeline")
 
 
 def test_the_seed_is_sent_as_its_digits(live: Live, tab: Page) -> None:

@@ -22,7 +22,7 @@ from server.app import create_app
 from server.campaigns.service import CampaignService
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
-from tests.web.conftest import Problems, act_over_http, create, open_as
+from tests.web.conftest import Problems, act_over_http, create, move_at, move_name, open_as
 from tests.web.test_layout import check_page
 from tests.web.test_timeline import JOURNEY  # the root's moves (versions 5, 7: decision points)
 
@@ -145,21 +145,35 @@ def open_family(page: Page, live: Live, family: Family) -> None:
     """The root as its seat, its timeline open, then the family tree from it."""
     open_as(page, live, family.root, "player", family.token)
     page.keyboard.press("t")
-    expect(page.locator(".timeline .position")).to_have_text(
-        f"move {family.root_head} of {family.root_head}"
-    )
+    position = page.locator(".timeline .position")
+    expect(position).to_have_attribute("data-version", str(family.root_head))
+    moves = move_at(live, family.root, family.root_head)
+    expect(position).to_have_text(f"move {moves} of {moves}")
     page.get_by_role("link", name="Family tree").click()
     expect(page).to_have_url(re.compile(rf"#/c/{family.root}/family/{family.root_head}$"))
     expect(page.locator(".branch-list li")).to_have_count(5)
 
 
-def at_moment(page: Page, campaign: str, version: int, head: int, who: str) -> None:
-    """The page shows ``campaign``'s timeline at ``version`` as ``who`` sees it."""
+def at_moment(
+    page: Page,
+    live: Live,
+    campaign: str,
+    version: int,
+    head: int,
+    who: str,
+    token: str | None = None,
+) -> None:
+    """The page shows ``campaign``'s timeline at ``version`` as ``who`` sees it, its moves
+    counted as players count them."""
     expect(page).to_have_url(re.compile(rf"#/c/{campaign}/at/{version}$"))
-    expect(page.locator(".timeline .position")).to_have_text(f"move {version} of {head}")
+    position = page.locator(".timeline .position")
+    expect(position).to_have_attribute("data-version", str(version))
+    shown = move_name(live, campaign, version, token)
+    last = move_at(live, campaign, head, token)
+    expect(position).to_have_text(f"{shown} of {last}")
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(version))
     expect(page.locator(".history-bar")).to_contain_text(
-        f"Showing move {version} of {head} as {who} sees it"
+        f"Showing {shown} of {last} as {who} sees it"
     )
 
 
@@ -197,7 +211,7 @@ def test_the_family_tree_draws_every_branch_and_a_point_opens_its_timeline(
     expect(start).to_have_count(1)
     start.click()
     at_moment(
-        tab, family.grandchild, family.grandchild_first, family.grandchild_head, "a spectator"
+        tab, live, family.grandchild, family.grandchild_first, family.grandchild_head, "a spectator"
     )
 
     # and from the keyboard: Enter on the fork's last move
@@ -207,7 +221,7 @@ def test_the_family_tree_draws_every_branch_and_a_point_opens_its_timeline(
     end.focus()
     expect(end).to_be_focused()
     tab.keyboard.press("Enter")
-    at_moment(tab, family.fork, family.fork_head, family.fork_head, "a spectator")
+    at_moment(tab, live, family.fork, family.fork_head, family.fork_head, "a spectator")
 
 
 def test_more_branches_are_fetched_on_demand_past_the_first_pages(
@@ -241,14 +255,15 @@ def test_a_private_ancestor_is_a_placeholder_and_a_spectator_sees_no_private_tre
     items = tab.locator(".branch-list li")
     expect(items).to_have_count(2)
     expect(items.nth(0)).to_have_text("A private branch — its moves are not shown to this browser.")
-    expect(items.nth(1)).to_contain_text(f"Fork 1 from move {hidden['version']} by player")
+    # seats named as the game names them, moves as players count them (none yet: the set-up)
+    expect(items.nth(1)).to_contain_text("Fork 1 after set-up by Gil & Ennis")
     expect(items.nth(1)).to_contain_text("0 moves of its own")
     lane = tab.locator(".tree line.lane-fork")
     expect(lane).to_have_count(1)
     # a fork with no move of its own yet opens where it starts, its parent's last move
     end = tab.locator(f'.tree a.joint.end[href="#/c/{child}/at/{hidden["version"]}"]')
     end.click()
-    at_moment(tab, child, hidden["version"], hidden["version"], "Gil & Ennis")
+    at_moment(tab, live, child, hidden["version"], hidden["version"], "Gil & Ennis", child_token)
 
     fresh = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
     try:
@@ -273,7 +288,8 @@ def test_comparing_shows_where_two_branches_part_and_both_boards(
     tab.locator("#compare-b").select_option(family.fork)
     tab.get_by_role("button", name="Compare", exact=True).click()
     parting = tab.locator(".compare .parting")
-    expect(parting.locator("h3")).to_have_text(f"They part after move {PARTED_AT}")
+    parted = move_name(live, family.fork, PARTED_AT)
+    expect(parting.locator("h3")).to_have_text(f"They part after {parted}")
     moves = parting.locator(".parting-moves li")
     expect(moves).to_have_count(2)
     # each branch's first move apart, in the timeline's words
@@ -283,23 +299,28 @@ def test_comparing_shows_where_two_branches_part_and_both_boards(
         timeout=10,
     ).json()["lines"][0]
     assert words["version"] == PARTED_AT + 1
-    expect(moves.nth(1)).to_contain_text(f"move {PARTED_AT + 1}, {words['text']}")
-    expect(moves.nth(0)).to_contain_text(f"move {PARTED_AT + 1}")
+    apart = move_name(live, family.fork, PARTED_AT + 1)
+    expect(moves.nth(1)).to_contain_text(f"{apart}, {words['text']}")
+    expect(moves.nth(0)).to_contain_text(move_name(live, family.root, PARTED_AT + 1))
     boards = tab.locator(".compare-board .board-slot")
     expect(boards).to_have_count(2)
     expect(boards.locator(".board")).to_have_count(2)
     expect(boards.nth(0)).to_have_attribute("data-version", str(PARTED_AT + 1))
     expect(boards.nth(1)).to_have_attribute("data-version", str(PARTED_AT + 1))
-    # one move on: the stretch's next move, and the fork's move after its own rewind undid one
-    tab.locator(".compare").get_by_role("button", name="One move on").click()
+    # one step on: the stretch's next step, and the fork's after its own rewind undid one
+    tab.locator(".compare").get_by_role("button", name="One step on").click()
     expect(tab.locator(".compare-step")).to_have_text(
-        "Showing move 2 after they part, on each branch."
+        "Showing step 2 after they part (each step one event of the game), on each branch."
     )
     expect(boards.nth(0)).to_have_attribute("data-version", str(PARTED_AT + 2))
     expect(boards.nth(1)).to_have_attribute("data-version", str(family.fork_head))
-    tab.locator(".compare").get_by_role("button", name="One move back").click()
-    tab.locator(".compare").get_by_role("button", name="One move back").click()
-    expect(tab.locator(".compare-step")).to_have_text("Showing the move where they part, on both.")
+    # what differs between the two boards is listed, part by part, each side's value
+    expect(tab.locator(".compare-differs h3")).to_contain_text("What differs here")
+    expect(tab.locator(".compare-differs tr.differs")).not_to_have_count(0)
+    tab.locator(".compare").get_by_role("button", name="One step back").click()
+    tab.locator(".compare").get_by_role("button", name="One step back").click()
+    expect(tab.locator(".compare-step")).to_have_text("Showing where they part, on both.")
+    expect(tab.locator(".compare-differs h3")).to_have_text("Nothing differs here")
     expect(boards.nth(0)).to_have_attribute("data-version", str(PARTED_AT))
     expect(boards.nth(1)).to_have_attribute("data-version", str(PARTED_AT))
 
@@ -319,7 +340,7 @@ def test_a_copied_link_opens_that_moment_in_a_fresh_browser_as_a_spectator(
         "This link opens the game as a spectator unless the person opening it holds a seat."
     )
     copy.click()
-    expect(tab.locator(".copy-said")).to_have_text(f"Copied a link to move {PARTED_AT}.")
+    expect(tab.locator(".copy-said")).to_have_text("Copied a link to this moment.")
     link = tab.evaluate("navigator.clipboard.readText()")
     assert link == f"{live.http}/#/c/{family.root}/at/{PARTED_AT}"
     assert family.token not in link
@@ -328,13 +349,13 @@ def test_a_copied_link_opens_that_moment_in_a_fresh_browser_as_a_spectator(
     try:
         stranger = problems.watch(fresh.new_page())
         stranger.goto(link)
-        at_moment(stranger, family.root, PARTED_AT, family.root_head, "a spectator")
+        at_moment(stranger, live, family.root, PARTED_AT, family.root_head, "a spectator")
         expect(stranger.locator(".campaign-status")).to_have_attribute("data-seat", "")
     finally:
         fresh.close()
     # the seat that opens the same link sees it as the seat
     tab.goto(link)
-    at_moment(tab, family.root, PARTED_AT, family.root_head, "Gil & Ennis")
+    at_moment(tab, live, family.root, PARTED_AT, family.root_head, "Gil & Ennis")
 
 
 def test_a_spectators_link_shows_no_card_the_seat_cannot_see_either(
@@ -362,11 +383,11 @@ def test_a_spectators_link_shows_no_card_the_seat_cannot_see_either(
             "response", lambda r: answers.append(r) if re.search(r"/state\?at=", r.url) else None
         )
         stranger.goto(f"{live.http}/#/c/{cid}/at/{version}")
-        at_moment(stranger, cid, version, version, "a spectator")
+        at_moment(stranger, live, cid, version, version, "a spectator")
         shown = stranger.locator(".board-slot").inner_text()
         open_as(tab, live, cid, "player", token)
         tab.goto(f"{live.http}/#/c/{cid}/at/{version}")
-        at_moment(tab, cid, version, version, "Eila")
+        at_moment(tab, live, cid, version, version, "Eila")
         seen = tab.locator(".board-slot").inner_text()
         read = [answer.json() for answer in answers]
     finally:
@@ -390,7 +411,7 @@ def test_a_link_to_a_moment_that_cannot_be_shown_says_why(
         f"This campaign has no move {past}: its moves run from 1 to {family.root_head}."
     )
     tab.get_by_role("link", name=f"Open its latest move, {family.root_head}").click()
-    at_moment(tab, family.root, family.root_head, family.root_head, "a spectator")
+    at_moment(tab, live, family.root, family.root_head, family.root_head, "a spectator")
 
     tab.goto(f"{live.http}/#/c/{family.root}/at/first")
     expect(tab.locator("h1")).to_have_text("Move first is not part of this campaign")
@@ -431,7 +452,7 @@ def test_the_new_views_fit_and_pass_axe(
         page.locator(".compare-boards").scroll_into_view_if_needed()
         check_page(page, "lineage-compare")
         page.goto(f"{live.http}/#/c/{family.fork}/at/{family.fork_first}")
-        at_moment(page, family.fork, family.fork_first, family.fork_head, "a spectator")
+        at_moment(page, live, family.fork, family.fork_first, family.fork_head, "a spectator")
         check_page(page, "lineage-moment")
     finally:
         context.close()

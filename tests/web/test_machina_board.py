@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import msgspec
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from domain.core.engine import evolve
@@ -20,7 +21,8 @@ from domain.machina.content_load import CONTENT
 from domain.machina.state import MachinaState
 from tests.recorded import streams
 from tests.server.conftest import Live
-from tests.web.conftest import VIEWPORT, Problems, screenshot, version_of
+from tests.web.conftest import VIEWPORT, Problems, create, open_as, screenshot, version_of
+from tests.web.test_layout import machina_monsters, play
 
 SEED = 31
 MOST_ROUNDS = 12
@@ -268,3 +270,39 @@ def test_exploring_and_connecting_a_tile_are_buttons_on_the_sides_they_go_throug
             choices,
         )
         assert problems == [], f"{scenario}: {problems[:5]}"
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_the_map_labels_the_coordinates_the_hints_and_moves_name(
+    server: Live, browser: Browser, problems: Problems, size: tuple[int, int]
+) -> None:
+    created = create(server, "machina", seed=1, seats=["ada", "bram"])
+    seat = play(server, created, 1, machina_monsters)
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = problems.watch(context.new_page())
+        open_as(page, server, seat.campaign, seat.seat, seat.token)
+        view = _view(server, seat.campaign)
+        columns = max(len(row) for row in view["map"])
+        xs = [str(view["map_x"] + c) for c in range(columns)]
+        ys = [str(view["map_y"] + r) for r in range(len(view["map"]))]
+        labels = page.locator(".machina-grid .coords text.coord")
+        expect(labels).to_have_text(xs + ys)
+        # every space a move or a unit is named by ("Move north to 1,0", "at 3,-2") is labelled
+        state = httpx.get(
+            f"{server.http}/api/campaigns/{seat.campaign}/state",
+            headers={"Authorization": f"Bearer {seat.token}"},
+            timeout=10,
+        ).json()
+        named = [
+            match.groups()
+            for action in state["legal_actions"]
+            for match in re.finditer(r"(-?\d+),(-?\d+)", action["label"])
+        ]
+        units = [(str(m["x"]), str(m["y"])) for m in view["monsters"]]
+        for x, y in named + units:
+            assert x in xs and y in ys, (x, y)
+        expect(page.locator(".grid-legend")).to_contain_text("a space is named x,y")
+        screenshot(page, f"machina-coordinates-{size[0]}")
+    finally:
+        context.close()

@@ -256,7 +256,10 @@ def test_a_rewind_shows_the_moves_it_undid_and_a_fork_says_where_it_came_from(
     open_as(page, server, cid, "player", token)
     undone = page.locator(".recent li.undone")
     expect(undone).to_have_count(head - start)
-    expect(undone.first).to_contain_text(f"undone by the rewind at move {head + 1}")
+    expect(undone.first).to_contain_text("undone by the rewind back to set-up")
+    # the two moves undone, numbered as players count them (not as the versions they took)
+    expect(undone.locator(".v")).to_have_text(["move 1", "move 2"])
+    expect(page.locator(".campaign-status")).to_contain_text("Setting up ·")
 
     forked = httpx.post(
         f"{server.http}/api/campaigns/{cid}/fork", json={"at": start}, headers=headers
@@ -265,7 +268,7 @@ def test_a_rewind_shows_the_moves_it_undid_and_a_fork_says_where_it_came_from(
     fork = forked.json()
     open_as(page, server, fork["id"], "player", fork["seats"]["player"])
     banner = page.locator(".fork-banner")
-    expect(banner).to_contain_text(f"Forked from campaign {cid[:8]} at move {start}")
+    expect(banner).to_contain_text(f"Forked from campaign {cid[:8]} after set-up")
     banner.get_by_role("link").click()
     expect(page).to_have_url(re.compile(f"#/c/{cid}$"))
 

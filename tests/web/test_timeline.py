@@ -1,5 +1,5 @@
 """The timeline in the browser: scrub back through every version, replay at a speed, fork from a
-past version and play the fork, rewind, and the server's refusal shown when it says no.
+past version and play the fork, rewind (what a spectator is offered: test_spectator_offers.py).
 
 Only decision points (versions where a seat had a decision to make) may be forked or rewound to:
 the page offers fork and rewind at the versions the server lists, says why at any other, and never
@@ -19,6 +19,8 @@ from tests.web.conftest import (
     at_version,
     click_action,
     create,
+    move_at,
+    move_name,
     open_as,
     screenshot,
     version_of,
@@ -73,12 +75,14 @@ def inside_an_action(timeline: dict[str, Any]) -> int:
 
 def open_timeline(page: Page, head: int) -> None:
     page.get_by_role("button", name="Timeline").click()
-    expect(page.locator(".timeline .position")).to_have_text(f"move {head} of {head}")
+    expect(page.locator(".timeline .position")).to_have_attribute("data-version", str(head))
 
 
 def scrub_to(page: Page, version: int, head: int) -> None:
     page.locator(".timeline .scrubber").fill(str(version))
-    expect(page.locator(".timeline .position")).to_have_text(f"move {version} of {head}")
+    position = page.locator(".timeline .position")
+    expect(position).to_have_attribute("data-version", str(version))
+    expect(position).to_have_attribute("data-head", str(head))
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(version))
 
 
@@ -90,7 +94,12 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     forks, rewinds = versions(timeline["points"]["fork"]), versions(timeline["points"]["rewind"])
     open_as(page, server, created["id"], "player", created["seats"]["player"])
     at_version(page, head)
+    # moves as players count them: the eight actions of the journey, not its versions
+    assert head > len(JOURNEY)
+    expect(page.locator(".campaign-status")).to_contain_text(f"Move {len(JOURNEY)} ·")
     open_timeline(page, head)
+    position = page.locator(".timeline .position")
+    expect(position).to_have_text(f"move {len(JOURNEY)} of {len(JOURNEY)}")
     # every run of decision points is marked under the scrubber, every point in the lines
     assert not timeline["points"]["more_before"] and not timeline["points"]["more_after"]
     expect(page.locator(".timeline .ticks .tick")).to_have_count(len(timeline["points"]["fork"]))
@@ -103,7 +112,8 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
 
     scrub_to(page, 5, head)  # Gil's dice are packed; Ennis's wait
     assert 5 in rewinds
-    expect(page.locator(".history-bar")).to_contain_text(f"Showing move 5 of {head}")
+    expect(position).to_have_text(f"move 1 of {len(JOURNEY)}")  # Gil's dice: the first move
+    expect(page.locator(".history-bar")).to_contain_text(f"Showing move 1 of {len(JOURNEY)}")
     expect(page.locator(".board-slot")).to_have_class("board-slot historic")
     expect(page.locator(".trail-map .map-day")).to_contain_text("Setting out")
     expect(page.locator(".character-gil .packing")).to_have_count(0)
@@ -130,15 +140,20 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
     expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
     note = page.locator(".timeline .point-note")
-    expect(note).to_contain_text(f"Move {inside} is not a decision point")
+    said = move_name(server, created["id"], inside)
+    expect(note).to_contain_text(f"This is partway through {said}, not a decision point")
     below = max(v for v in forks if v < inside)
     above = min(v for v in forks if v > inside)
-    expect(note.locator("button.goto")).to_have_text([f"move {below}", f"move {above}"])
+    named = [move_name(server, created["id"], v) for v in (below, above)]
+    expect(note.locator("button.goto")).to_have_text([f"the end of {name}" for name in named])
     page.locator(".timeline .prev-point").click()
-    expect(page.locator(".timeline .position")).to_have_text(f"move {below} of {head}")
+    expect(position).to_have_attribute("data-version", str(below))
+    expect(position).to_have_text(f"{named[0]} of {len(JOURNEY)}")
     expect(page.get_by_role("button", name="Fork from here")).to_be_enabled()
     scrub_to(page, 2, head)  # set-up, before the first decision
-    expect(note).to_contain_text(f"Move 2 comes before move {forks[0]}, the first")
+    expect(position).to_have_text(f"set-up of {len(JOURNEY)}")
+    first = move_name(server, created["id"], forks[0])
+    expect(note).to_contain_text(f"This comes before {first}, the first place")
     expect(page.get_by_role("button", name="Fork from here")).to_be_disabled()
 
     page.locator(".timeline select.speed").select_option("1")
@@ -146,7 +161,7 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
     expect(page.locator(".timeline button.play")).to_have_text("Pause")
     page.locator(".timeline button.play").click()
     expect(page.locator(".timeline button.play")).to_have_text("Play")
-    expect(page.locator(".timeline .position")).not_to_have_text(f"move {head} of {head}")
+    expect(position).not_to_have_attribute("data-version", str(head))
     # where the replay paused, fork is offered exactly if the server lists a fork point there
     paused = int(page.locator(".board-slot").get_attribute("data-version") or 0)
     fork_button = page.get_by_role("button", name="Fork from here")
@@ -157,7 +172,7 @@ def test_scrubbing_shows_each_version_and_replay_plays_to_the_head(
 
     page.locator(".timeline select.speed").select_option("25")
     page.locator(".timeline button.play").click()
-    expect(page.locator(".timeline .position")).to_have_text(f"move {head} of {head}")
+    expect(position).to_have_attribute("data-version", str(head))
     expect(page.locator(".timeline button.play")).to_have_text("Play")
     expect(page.locator(".board-slot")).to_have_attribute("data-version", str(head))
     # the head is a decision point to fork at, but the campaign is already there: no rewind
@@ -209,22 +224,26 @@ def test_rewinding_returns_the_live_board_to_a_past_version(server: Live, page: 
     scrub_to(page, 7, head)
     page.get_by_role("button", name="Rewind to here").click()
     dialog = page.locator("dialog.danger-dialog")
-    expect(dialog).to_contain_text(f"The last {head - 7} moves are undone")
+    seven = move_at(server, created["id"], 7)  # the hike to Hollow Creek: the third move
+    assert seven == 3
+    expect(dialog).to_contain_text(f"The last {len(JOURNEY) - seven} moves are undone")
     expect(dialog.locator("button:focus")).to_have_text("Keep playing")
     page.keyboard.press("Escape")  # nothing is undone without a yes
     expect(dialog).to_have_count(0)
     assert version_of(page) == head
     page.get_by_role("button", name="Rewind to here").click()
-    dialog.get_by_role("button", name="Rewind to move 7").click()
+    dialog.get_by_role("button", name="Rewind to move 3").click()
 
-    expect(page.locator(".notice")).to_contain_text("Rewound to move 7.")
+    expect(page.locator(".notice")).to_contain_text("Rewound to move 3.")
     expect(page.locator(".timeline")).to_have_count(0)
     at_version(page, head + 1)
-    expect(page.locator(".recent li.new")).to_contain_text("rewound to move 7")
+    expect(page.locator(".recent li.new")).to_contain_text("rewound to move 3")
+    expect(page.locator(".campaign-status")).to_contain_text("Move 3 ·")
     expect(page.locator(".trail-map .map-day")).to_contain_text("Day 1")
     expect(page.locator('.pitch-step[data-step="campsite"]')).to_have_class("pitch-step current")
     click_action(page, "Turn in for the night")
     at_version(page, head + 2)
+    expect(page.locator(".campaign-status")).to_contain_text("Move 4 ·")
 
 
 def test_a_finished_campaign_is_not_rewound_but_forked_with_new_luck(
@@ -266,20 +285,3 @@ def test_a_finished_campaign_is_not_rewound_but_forked_with_new_luck(
     page.locator(".board-slot button.action:not([disabled]):visible").first.click()
     expect(page.locator(".campaign-status")).not_to_have_attribute("data-version", str(at + 1))
     assert version_of(page) > at + 1, "the fork plays on"
-
-
-def test_a_refused_fork_shows_the_servers_reason(server: Live, page: Page) -> None:
-    created = create(server, "gil-ennis", seed=3)
-    open_as(page, server, created["id"], "player", created["seats"]["player"])
-    head = created["version"]
-    open_timeline(page, head)
-    # the head is a decision point, so the page offers a fork there; a spectator may not rewind
-    # at all, and the server refuses a spectator's fork of a running campaign
-    page.goto(f"{server.http}/#/c/{created['id']}/watch")
-    expect(page.locator(".campaign-status")).to_have_attribute("data-seat", "")
-    open_timeline(page, head)
-    expect(page.get_by_role("button", name="Rewind to here")).to_be_disabled()
-    page.get_by_role("button", name="Fork from here").click()
-    expect(page.locator(".notice-error")).to_contain_text(
-        f"Cannot fork at move {head}: Only a seat of the campaign may fork it while it runs"
-    )

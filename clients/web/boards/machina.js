@@ -12,7 +12,7 @@ import { h, humanize, plural, s } from "../dom.js";
 import { chip, panel } from "./common.js";
 
 const CELL = 44;
-const PAD = 12;
+const PAD = 24; // room around the spaces for the coordinates along the top and the left side
 const SIDE_BUTTON = 0.7; // an explore or connect button's size, in spaces, across a tile's side
 const ZOOM = 1.6; // at most this many pixels per unit of the drawing, so one tile is not a poster
 const LEAST_ZOOM = 0.92; // on a phone, at least this many: a space is then 40 px, its marks 11 px
@@ -140,6 +140,21 @@ function monsterToken(monster, letter, px, py) {
   return g;
 }
 
+// The coordinates the hints and the log name spaces by ("move north to 1,0"): x above each
+// column, y beside each row.
+function coordinates(view, geo) {
+  const g = s("g", { class: "coords", "aria-hidden": "true" });
+  for (let c = 0; c < geo.columns; c += 1) {
+    const [px] = geo.at(view.map_x + c, view.map_y);
+    g.append(s("text", { x: px + CELL / 2, y: PAD - 7, "text-anchor": "middle", class: "coord" }, String(view.map_x + c)));
+  }
+  geo.rows.forEach((_, r) => {
+    const [, py] = geo.at(view.map_x, view.map_y + r);
+    g.append(s("text", { x: PAD - 5, y: py + CELL / 2 + 5, "text-anchor": "end", class: "coord" }, String(view.map_y + r)));
+  });
+  return g;
+}
+
 // A button laid over the space (x, y) of the map, positioned in percent of the drawing.
 function overlay(ctx, geo, action, x, y, glyph, className) {
   const [px, py] = geo.at(x, y);
@@ -243,10 +258,11 @@ function grid(ctx) {
     class: "machina-grid",
     viewBox: `0 0 ${geo.width} ${geo.height}`,
     role: "img",
-    "aria-label": `The play area: ${plural((view.tiles || []).length, "tile")} in play`,
+    "aria-label": `The play area: ${plural((view.tiles || []).length, "tile")} in play; spaces x ${view.map_x} to ${view.map_x + geo.columns - 1} from west to east, y ${view.map_y} to ${view.map_y + geo.rows.length - 1} from north to south`,
   });
   svg.append(s("rect", { x: 0, y: 0, width: geo.width, height: geo.height, rx: 14, class: "grid-ground" }));
   for (const tile of view.tiles || []) svg.append(tileOutline(tile, geo));
+  svg.append(coordinates(view, geo));
   const actionSpaces = new Map((view.action_spaces || []).map((space) => [`${space.x},${space.y}`, space]));
   const units = new Set([
     ...(view.explorers || []).filter((who) => who.status === "map").map((who) => `${who.x},${who.y}`),
@@ -278,6 +294,7 @@ function grid(ctx) {
     h("span", { class: "key key-spawn" }, "S spawn point"), h("span", { class: "key key-entry" }, "entry token"),
     h("span", { class: "key key-exit" }, "exit token"), h("span", { class: "key key-action" }, "⚙ mechanism · ⌕ search"),
     h("span", { class: "key key-unexplored" }, "unexplored side"),
+    h("span", { class: "key key-coords" }, "a space is named x,y: x along the top, y down the side"),
     h("span", { class: "key key-side" }, "+ explore or connect a tile here"));
   // on a narrow screen the grid keeps its spaces 40 px wide and scrolls sideways in its frame
   const least = Math.round(geo.width * LEAST_ZOOM);

@@ -217,12 +217,6 @@ async def test_an_away_seat_is_handed_to_a_bot_and_taken_back(
         )
         assert "away" in message
     await wait_for(lambda: away(api, cid), lambda seats: "ennis" in seats, "ennis is away")
-    message = await refused(
-        await api.post(f"/api/campaigns/{cid}/bots", json=hand, headers=auth(tokens["ennis"])),
-        "bad_request",
-        400,
-    )
-    assert "cannot hand over itself" in message
     await refused(await api.post(f"/api/campaigns/{cid}/bots", json=hand), "forbidden", 403)
     answer = await api.post(f"/api/campaigns/{cid}/bots", json=hand, headers=auth(tokens["gil"]))
     assert answer.status_code == 200, answer.text
@@ -235,6 +229,24 @@ async def test_an_away_seat_is_handed_to_a_bot_and_taken_back(
     assert back.status_code == 200 and back.json()["seats"] == [], back.text
     again = await api.post(f"/api/campaigns/{cid}/bots/take-back", headers=auth(tokens["ennis"]))
     assert "yours already" in await refused(again, "conflict", 409)
+
+
+async def test_a_player_who_has_to_leave_lets_a_bot_play_their_seat_until_they_are_back(
+    table: Live, api: httpx.AsyncClient
+) -> None:
+    created = await create(api, game="gil-ennis", seats=["gil", "ennis"], seed="78")
+    cid, tokens = created["id"], created["seats"]
+    mine = {"seat": "ennis", "bot": "search", "level": 1}
+    async with socket_to(table, cid) as ennis:
+        await ennis.hello(tokens["ennis"])
+        # Still connected, and not away: a seat hands itself over at once.
+        answer = await api.post(
+            f"/api/campaigns/{cid}/bots", json=mine, headers=auth(tokens["ennis"])
+        )
+        assert answer.status_code == 200, answer.text
+        assert [s["seat"] for s in answer.json()["seats"]] == ["ennis"]
+    back = await api.post(f"/api/campaigns/{cid}/bots/take-back", headers=auth(tokens["ennis"]))
+    assert back.status_code == 200 and back.json()["seats"] == [], back.text
 
 
 async def away(api: httpx.AsyncClient, cid: str) -> list[str]:

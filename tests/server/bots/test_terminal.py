@@ -22,6 +22,11 @@ async def test_h_shows_a_hint_and_plays_nothing(table: Live) -> None:
         )
         after = (await api.get(f"/api/campaigns/{campaign}/events")).json()["head"]
     assert status == 0
-    hints = [line for line in screen if line.startswith("Hint: ")]
-    assert len(hints) == 1 and " imagined journeys to Mount Humbaba" in hints[0], hints
+    at = [i for i, line in enumerate(screen) if line.startswith("Hint: ")]
+    assert len(at) == 1, screen
+    # the hint wraps between words: its lines go on, indented, after the first
+    rest = screen[at[0] + 1 :]
+    more = rest[: next((i for i, line in enumerate(rest) if not line.startswith("  ")), len(rest))]
+    hint = " ".join(" ".join([screen[at[0]], *more]).split())
+    assert " imagined journeys to Mount Humbaba" in hint, hint
     assert after == before, "a hint appends nothing"

@@ -116,6 +116,9 @@ async def test_fork_then_rewind_then_keep_playing_the_fork(api: httpx.AsyncClien
     at3 = await state(api, cid, at=3)
     spectator_fork = await api.post(f"/api/campaigns/{cid}/fork", json={"at": 3})
     assert spectator_fork.status_code == 403
+    said = spectator_fork.json()["error"]["message"]
+    assert said.startswith("A spectator cannot fork this campaign while it runs")
+    assert "token" not in said, "a refusal in plain words"
     forked = await api.post(
         f"/api/campaigns/{cid}/fork", json={"at": 3}, headers=auth(created["seats"]["red"])
     )
