@@ -53,7 +53,12 @@ const percent = (p) => `${Math.round(p * 100)}%`;
 
 // The chance of winning after each move played, across the campaign, with the turning points
 // numbered as in the list below it.
-export function chanceChart(analysis, campaignName = "the campaign") {
+// The move chosen at a version, named by the version where no story of the campaign's moves is
+// at hand.
+const versionName = (version) => `the move at version ${version}`;
+const capital = (words) => words.charAt(0).toUpperCase() + words.slice(1);
+
+export function chanceChart(analysis, campaignName = "the campaign", moveOf = versionName) {
   const { W, H } = window.matchMedia("(max-width: 600px)").matches ? NARROW : WIDE;
   const points = analysis.points;
   const turning = new Map(analysis.turning_points.map((t, i) => [t.version, i + 1]));
@@ -74,7 +79,7 @@ export function chanceChart(analysis, campaignName = "the campaign") {
   // The dots first, the turning points over them.
   const dots = points.filter((p) => !turning.has(p.version)).map((p) =>
     s("circle", { class: "chance-dot", cx: x(p.version), cy: y(p.after_played.p), r: 3.5 },
-      s("title", {}, `Move ${p.version} (${p.seat}): ${percent(p.after_played.p)}`)));
+      s("title", {}, `${capital(moveOf(p.version))} (${p.seat}): ${percent(p.after_played.p)}`)));
   const turns = points.filter((p) => turning.has(p.version)).map((p) => {
     const number = turning.get(p.version);
     const cx = x(p.version);
@@ -84,10 +89,10 @@ export function chanceChart(analysis, campaignName = "the campaign") {
       s("circle", { class: "chance-better", cx, cy: y(p.after_preferred.p), r: 4 }),
       s("rect", { class: "chance-turn-mark", x: cx - 9, y: cy - 9, width: 18, height: 18, rx: 3, transform: `rotate(45 ${cx} ${cy})` }),
       s("text", { class: "chance-turn-number", x: cx, y: cy + 5, "text-anchor": "middle" }, String(number)),
-      s("title", {}, `Turning point ${number}, move ${p.version}`));
+      s("title", {}, `Turning point ${number}, ${moveOf(p.version)}`));
   });
   const summary = points.length
-    ? `The chance of winning after each of ${plural(points.length, "decision")} of ${campaignName}, from ${percent(points[0].after_played.p)} at move ${points[0].version} to ${percent(points[points.length - 1].after_played.p)} at move ${points[points.length - 1].version}; ${plural(analysis.turning_points.length, "turning point")} numbered (the table below lists every point).`
+    ? `The chance of winning after each of ${plural(points.length, "decision")} of ${campaignName}, from ${percent(points[0].after_played.p)} at ${moveOf(points[0].version)} to ${percent(points[points.length - 1].after_played.p)} at ${moveOf(points[points.length - 1].version)}; ${plural(analysis.turning_points.length, "turning point")} numbered (the table below lists every point).`
     : "No decision point has been estimated yet.";
   return s("svg", { class: "chance-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${id}-title ${id}-desc` },
     s("title", { id: `${id}-title` }, "The chance of winning across the campaign"),
@@ -97,13 +102,13 @@ export function chanceChart(analysis, campaignName = "the campaign") {
     s("path", { class: "chance-line", d: path }),
     dots,
     turns,
-    s("text", { class: "chance-axis", x: (W + PAD.left) / 2, y: H - 8, "text-anchor": "middle" }, "Move (version)"),
-    s("text", { class: "chance-axis", x: PAD.left, y: H - 24, "text-anchor": "start" }, String(first)),
-    s("text", { class: "chance-axis", x: W - PAD.right, y: H - 24, "text-anchor": "end" }, String(last)));
+    s("text", { class: "chance-axis", x: (W + PAD.left) / 2, y: H - 8, "text-anchor": "middle" }, "Moves, first to last"),
+    s("text", { class: "chance-axis", x: PAD.left, y: H - 24, "text-anchor": "start" }, capital(moveOf(first))),
+    s("text", { class: "chance-axis", x: W - PAD.right, y: H - 24, "text-anchor": "end" }, capital(moveOf(last))));
 }
 
 // Every point as a table row: the chart's text alternative.
-function pointsTable(campaign, analysis) {
+function pointsTable(campaign, analysis, moveOf) {
   return h("details", { class: "chance-table" },
     h("summary", {}, "Every decision point as a table"),
     h("div", { class: "chance-table-box", tabindex: 0, role: "region", "aria-label": "Every decision point" },
@@ -114,7 +119,7 @@ function pointsTable(campaign, analysis) {
         h("tbody", {}, analysis.points.map((p) => {
           const same = p.preferred.id === p.played.id;
           return h("tr", {},
-            h("td", {}, h("a", { href: momentHash(campaign, p.version) }, String(p.version))),
+            h("td", {}, h("a", { href: momentHash(campaign, p.version) }, capital(moveOf(p.version)))),
             h("td", {}, p.seat),
             h("td", {}, p.played.label),
             h("td", { class: "num" }, `${percent(p.after_played.p)} (${percent(p.after_played.low)}–${percent(p.after_played.high)})`),
@@ -123,7 +128,7 @@ function pointsTable(campaign, analysis) {
         })))));
 }
 
-function turningList(campaign, token, analysis, level, tried) {
+function turningList(campaign, token, analysis, level, tried, moveOf) {
   if (!analysis.turning_points.length) {
     return h("p", { class: "muted" }, "No move cost much: no turning point.");
   }
@@ -131,10 +136,10 @@ function turningList(campaign, token, analysis, level, tried) {
     h("li", { dataset: { version: String(t.version) } },
       h("span", { class: "turn-number", "aria-hidden": "true" }, String(i + 1)),
       h("div", {},
-        h("p", { class: "turn-words" }, `Move ${t.version}, ${t.seat}: `, t.words, "."),
+        h("p", { class: "turn-words" }, `${capital(moveOf(t.version))}, ${capital(t.seat)}: `, t.words, "."),
         h("p", { class: "turn-played muted" }, `Played: ${t.played.label}.`),
         h("p", { class: "turn-links" },
-          h("a", { href: momentHash(campaign, t.version) }, `Go to move ${t.version}`),
+          h("a", { href: momentHash(campaign, t.version) }, `Go to where ${moveOf(t.version)} was chosen`),
           h("button", { type: "button", class: "ghost try-it", onclick: (event) => tried(t, event.currentTarget) }, "Try it"))))));
 }
 
@@ -145,7 +150,8 @@ function luckList(analysis) {
 }
 
 // The end panel's offer: a level, a button, and the analysis once asked for.
-export function analysisOffer({ campaign, token, navigate }) {
+// ``moveOf(version)``: the move a seat chose at ``version``, as players count moves ("move 12").
+export function analysisOffer({ campaign, token, navigate, moveOf = versionName }) {
   const status = h("p", { class: "analysis-status", role: "status", "aria-live": "polite" });
   const bar = h("progress", { class: "analysis-progress", max: 1, value: 0, hidden: true, "aria-label": "Analysis progress" });
   const body = h("div", { class: "analysis-body" });
@@ -177,12 +183,12 @@ export function analysisOffer({ campaign, token, navigate }) {
         ? `Estimating: ${out.done} of ${out.total} decision points.`
         : `Stopped at ${out.done} of ${out.total} decision points: ask again to go on.`;
     clear(body,
-      chanceChart(out.analysis),
+      chanceChart(out.analysis, "the campaign", moveOf),
       h("p", { class: "chance-legend small muted" },
         "The line is the chance of winning after the move played (the shaded band its 95% interval); each numbered diamond is a turning point, the small circle above it the chance after the move preferred."),
-      pointsTable(campaign, out.analysis),
+      pointsTable(campaign, out.analysis, moveOf),
       h("h4", {}, "Turning points"),
-      turningList(campaign, token, out.analysis, level, tried),
+      turningList(campaign, token, out.analysis, level, tried, moveOf),
       luckList(out.analysis));
     body.dataset.state = out.state;
   }

@@ -377,7 +377,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     const reason = story.lines.length ? story.lines[story.lines.length - 1].text : "";
     endSlot.hidden = false;
     drawEnd(endSlot, { outcome: replica.outcome, reason, described, download: token ? download : null });
-    endSlot.append(analysisOffer({ campaign, token, navigate }));
+    endSlot.append(analysisOffer({ campaign, token, navigate, moveOf: (version) => moveName(story.moveAt(version) + 1) }));
     drawSeats(); // the seat's file is complete now
     announce(`${replica.outcome === "won" ? "Won" : "Lost"}. ${reason}`);
   }
