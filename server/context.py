@@ -28,7 +28,6 @@ from server.live.outbox import Drain
 from server.live.spectators import Spectators
 from server.ops import phases
 from server.ops.metrics import Metrics
-from server.ops.phases import Phases
 from server.protocol.messages import CreateCampaign, CreatedOut
 from server.throttle import Throttle
 
@@ -86,7 +85,7 @@ async def perform(
 ) -> Acted:
     """Apply a seat's action, counting it as accepted or rejected (by code)."""
     started = time.perf_counter()
-    timing = Phases()
+    timing = phases.sampled()
     timed = phases.clock.set(timing)
     try:
         if seat is None:
@@ -107,8 +106,9 @@ async def perform(
         phases.clock.reset(timed)
     ctx.metrics.append_seconds.observe(time.perf_counter() - started)
     ctx.metrics.accepted.inc()
-    for phase, seconds in timing.done().items():
-        ctx.metrics.action_phase_seconds.labels(phase).observe(seconds)
+    if timing is not None:
+        for phase, seconds in timing.done().items():
+            ctx.metrics.phase_seconds[phase].observe(seconds)
     return acted
 
 

@@ -10,15 +10,23 @@ apart, as ``collector``, out of whichever phase they fell in: a process-wide tot
 collector's callback (:mod:`server.ops.metrics`), read at the start and the end.
 
 The clock is a context variable, so code on the command path marks phases without being handed
-it, and code outside a command (a catch-up, a bot's thinking) marks nothing.
+it, and code outside a command (a catch-up, a bot's thinking) marks nothing. One command in
+:data:`SAMPLE_EVERY` is timed (:func:`sampled`): timing every one cost a tenth of a move's CPU
+(six histogram observations a move), and a sample shows where the time goes just as well.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from contextvars import ContextVar
 
 PHASES = ("lock", "rules", "store", "delivery", "collector", "other")
+
+SAMPLE_EVERY = 16
+"""One command in this many is timed."""
+
+_commands = itertools.count()
 
 paused_s = [0.0]
 """Seconds this process has spent in the garbage collector's pauses, while timed."""
@@ -54,6 +62,11 @@ class Phases:
 
 
 clock: ContextVar[Phases | None] = ContextVar("phases", default=None)
+
+
+def sampled() -> Phases | None:
+    """A clock for this command when it is one of those timed, else None."""
+    return Phases() if next(_commands) % SAMPLE_EVERY == 0 else None
 
 
 def mark(phase: str) -> None:

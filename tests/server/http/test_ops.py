@@ -4,10 +4,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.routing import Route, WebSocketRoute
 
 from server.app import routes
+from server.ops import phases
 from server.ops.phases import PHASES
 from tests.server.conftest import auth
 
@@ -68,7 +70,10 @@ async def test_openapi_lists_every_route(api: httpx.AsyncClient) -> None:
     assert state["security"] == [{}, {"seatToken": []}]
 
 
-async def test_metrics_count_accepted_and_rejected_actions(api: httpx.AsyncClient) -> None:
+async def test_metrics_count_accepted_and_rejected_actions(
+    api: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(phases, "SAMPLE_EVERY", 1)  # every action timed, this one included
     created = (await api.post("/api/campaigns", json={"game": "dice-race"})).json()
     cid, token = created["id"], created["seats"]["player"]
     for version in (2, 2):  # the second is stale

@@ -72,3 +72,8 @@ def test_marks_outside_a_command_are_ignored_and_inside_one_go_to_its_clock(cloc
         phases.clock.reset(token)
     mark("rules")
     assert timing.spent["rules"] == pytest.approx(0.003)
+
+
+def test_one_command_in_so_many_is_timed() -> None:
+    clocks = [phases.sampled() for _ in range(4 * phases.SAMPLE_EVERY)]
+    assert sum(clock is not None for clock in clocks) == 4
