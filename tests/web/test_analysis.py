@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,7 +20,7 @@ from server.campaigns.service import CampaignService
 from server.settings import BotSettings
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, auth, running
-from tests.web.conftest import Problems, open_as
+from tests.web.conftest import ARTIFACTS, Problems, open_as
 from tests.web.test_layout import (
     AXE,
     AXE_OPTIONS,
@@ -34,7 +33,6 @@ from tests.web.test_layout import (
 
 pytestmark = pytest.mark.slow
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 ANALYSED_MS = 600_000
 """The quick level of a whole journey, in a bot worker at idle priority on a busy machine."""
@@ -155,9 +153,10 @@ def test_the_end_panel_shows_where_it_turned(
         expect(link).to_have_attribute("href", f"#/c/{cid}/at/{turning[0]['version']}")
         section.scroll_into_view_if_needed()
         check_analysis(page, size)
-        IMAGES.mkdir(parents=True, exist_ok=True)
+        # Saved with the other boards' (docs/analysis.md shows a copy of each).
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         section.screenshot(
-            path=str(IMAGES / f"analysis-{SIZES[size]['width']}.png"),
+            path=str(ARTIFACTS / f"analysis-{SIZES[size]['width']}.png"),
             animations="disabled",
             style=".turn-bar { visibility: hidden; }",  # the sticky bar over the section's top
         )
