@@ -19,6 +19,7 @@ from server.analysis.messages import (
     TryRequest,
 )
 from server.analysis.trying import try_it
+from server.campaigns.head import Head
 from server.campaigns.tokens import new_tokens, token_attrs
 from server.context import context
 from server.errors import ApiError
@@ -67,12 +68,8 @@ async def start_analysis(request: Request) -> Response:
 )  # fmt: skip
 @endpoint
 async def analysis_progress(request: Request) -> Response:
-    ctx = context(request)
-    seat = await seat_of(request)
-    asked = query(request, AnalysisQuery)
-    head = await ctx.service.head(campaign_id(request))
-    scope = await scope_of(ctx.service, head, seat)
-    return json(await analyst(request).read(head, asked.level, scope))
+    head, level, scope = await _asked(request)
+    return json(await analyst(request).read(head, level, scope))
 
 
 @operation(
@@ -81,14 +78,19 @@ async def analysis_progress(request: Request) -> Response:
 )  # fmt: skip
 @endpoint
 async def cancel_analysis(request: Request) -> Response:
+    head, level, scope = await _asked(request)
+    found = analyst(request)
+    await found.cancel(head, level)
+    return json(await found.read(head, level, scope))
+
+
+async def _asked(request: Request) -> tuple[Head, int | None, str | None]:
+    """The campaign's head, the level asked for and what the viewer may see of its analysis."""
     ctx = context(request)
     seat = await seat_of(request)
     asked = query(request, AnalysisQuery)
     head = await ctx.service.head(campaign_id(request))
-    scope = await scope_of(ctx.service, head, seat)
-    found = analyst(request)
-    await found.cancel(head, asked.level)
-    return json(await found.read(head, asked.level, scope))
+    return head, asked.level, await scope_of(ctx.service, head, seat)
 
 
 @operation(

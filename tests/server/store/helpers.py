@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
 
 from server.store.base import StoredEvent
 from server.store.contract import EventStore
+from server.store.memory import MemoryStore
+from server.store.redis_store import RedisStore
+from server.store.sqlite import SqliteStore
+from tests.redis_support import delete_prefix
 
 # Generous bounds: a waiter that should return at once must do so well inside them.
 PROMPT_S = 5.0
@@ -72,3 +81,31 @@ class Heard:
 
     def versions(self, campaign_id: str) -> list[int]:
         return [e.version for cid, events in self.changes if cid == campaign_id for e in events]
+
+
+BACKENDS = ["memory", "sqlite", "redis", "cluster"]
+"""Every adapter a table beside the stream is tested on (``request.param`` of a fixture)."""
+
+
+@contextlib.asynccontextmanager
+async def each_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[object]:
+    """The store ``request.param`` names (one of :data:`BACKENDS`), on a key prefix or file of
+    its own, closed and cleaned up afterwards."""
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    if request.param == "sqlite":
+        sqlite = SqliteStore(tmp_path / "store.sqlite3")
+        try:
+            yield sqlite
+        finally:
+            await sqlite.close()
+        return
+    url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
+    prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
+    redis = RedisStore.from_url(url, prefix=prefix)
+    try:
+        yield redis
+    finally:
+        await delete_prefix(url, prefix)
+        await redis.close()

@@ -4,7 +4,6 @@ and the level, and nothing else's."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,33 +11,16 @@ import pytest
 
 from server.store.analyses import analyses_of
 from server.store.contract import AnalysisTable
-from server.store.memory import MemoryStore
-from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
-from tests.redis_support import delete_prefix
+from tests.server.store.helpers import BACKENDS, each_store
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis", "cluster"])
+@pytest.fixture(params=BACKENDS)
 async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[AnalysisTable]:
-    if request.param == "memory":
-        store: object = MemoryStore()
-    elif request.param == "sqlite":
-        store = SqliteStore(tmp_path / "analyses.sqlite3")
-    else:
-        url = request.getfixturevalue(
-            "redis_url" if request.param == "redis" else "redis_cluster_url"
-        )
-        prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
-        store = RedisStore.from_url(url, prefix=prefix)
-    found = analyses_of(store)
-    assert found is not None
-    try:
+    async with each_store(request, tmp_path) as store:
+        found = analyses_of(store)
+        assert found is not None
         yield found
-    finally:
-        if isinstance(store, RedisStore):
-            await delete_prefix(url, prefix)
-        if isinstance(store, SqliteStore | RedisStore):
-            await store.close()
 
 
 async def test_estimates_are_kept_by_version_under_their_key(table: AnalysisTable) -> None:

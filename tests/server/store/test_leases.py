@@ -4,40 +4,21 @@ bot seats, and one driver's lease per campaign that expires unless renewed."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from server.store.leases import BotTable, bot_table_of
-from server.store.memory import MemoryStore
-from server.store.redis_store import RedisStore
-from server.store.sqlite import SqliteStore
-from tests.redis_support import delete_prefix
+from tests.server.store.helpers import BACKENDS, each_store
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis", "cluster"])
+@pytest.fixture(params=BACKENDS)
 async def table(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[BotTable]:
-    if request.param == "memory":
-        store: object = MemoryStore()
-    elif request.param == "sqlite":
-        store = SqliteStore(tmp_path / "bots.sqlite3")
-    else:
-        url = request.getfixturevalue(
-            "redis_url" if request.param == "redis" else "redis_cluster_url"
-        )
-        prefix = f"tt-test-{uuid.uuid4().hex[:12]}"
-        store = RedisStore.from_url(url, prefix=prefix)
-    found = bot_table_of(store)
-    assert found is not None
-    try:
+    async with each_store(request, tmp_path) as store:
+        found = bot_table_of(store)
+        assert found is not None
         yield found
-    finally:
-        if isinstance(store, RedisStore):
-            await delete_prefix(url, prefix)
-        if isinstance(store, SqliteStore | RedisStore):
-            await store.close()
 
 
 async def test_bot_seats_are_kept_and_given_back(table: BotTable) -> None:
