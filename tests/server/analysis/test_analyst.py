@@ -87,7 +87,7 @@ async def test_points_are_kept_one_a_call_and_a_cancel_stops_between_two() -> No
     assert (await analyst.read(head, LEVEL, "gil")).done == 2
     assert await analyst.cancel(head, LEVEL)
     gate.let(1)  # a pass left over: nothing takes it
-    await asyncio.sleep(0)
+    await until(lambda: analyst.running() == 0, "the cancelled job to end")
     assert gate.calls == 2 and analyst.computed == 2
     assert (await analyst.read(head, LEVEL, "gil")).state == "idle"
     # Asked again, only the missing points are computed; Ennis's join the same job.
@@ -119,8 +119,8 @@ async def test_a_stop_between_two_points_keeps_what_was_computed() -> None:
     await until(lambda: analyst.computed == 1, "one point")
     await analyst.close()
     gate.let(1)  # a pass left over: nothing takes it
-    await asyncio.sleep(0)
-    assert analyst.running() == 0 and gate.calls == 1
+    await until(lambda: analyst.running() == 0, "the stopped job to end")
+    assert gate.calls == 1
     assert len(await table.points(cid, head.game.info.ruleset, LEVEL)) == 1
     with pytest.raises(ApiError) as refused:
         await analyst.start(head, LEVEL, "gil")
