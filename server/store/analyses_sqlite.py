@@ -3,12 +3,7 @@ in the store's file, one row per estimate and one per complete analysis."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
-
-T = TypeVar("T")
-Run = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
+from server.store.sqlite_schema import Run, TableBeside
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS analysis_points (
@@ -23,17 +18,9 @@ CREATE TABLE IF NOT EXISTS analyses (
 """
 
 
-class SqliteAnalyses:
+class SqliteAnalyses(TableBeside):
     def __init__(self, run: Run[object]) -> None:
-        self._run_any = run
-        self._ready = False
-
-    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        if not self._ready:
-            await self._run_any(lambda db: db.executescript(_SCHEMA))
-            self._ready = True
-        result: T = await self._run_any(work)  # type: ignore[assignment]
-        return result
+        super().__init__(run, _SCHEMA)
 
     async def save_point(
         self, campaign_id: str, ruleset: str, level: int, version: int, data: bytes

@@ -8,14 +8,9 @@ processes that share the file agree on one owner.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
 from server.store.leases import now_ms
-from server.store.sqlite_schema import immediate
-
-T = TypeVar("T")
-Run = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
+from server.store.sqlite_schema import Run, TableBeside, immediate
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS bot_seats (
@@ -29,17 +24,9 @@ CREATE TABLE IF NOT EXISTS bot_campaigns (
 """
 
 
-class SqliteBotTable:
+class SqliteBotTable(TableBeside):
     def __init__(self, run: Run[object]) -> None:
-        self._run_any = run
-        self._ready = False
-
-    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        if not self._ready:
-            await self._run_any(lambda db: db.executescript(_SCHEMA))
-            self._ready = True
-        result: T = await self._run_any(work)  # type: ignore[assignment]
-        return result
+        super().__init__(run, _SCHEMA)
 
     async def seats(self, campaign_id: str) -> dict[str, str]:
         rows = await self._run(

@@ -22,13 +22,18 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 
 from server.store import sqlite_points
 from server.store.base import StoreError, listed_by_default
+
+T = TypeVar("T")
+Run = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
+"""How a table beside the streams runs work on the store's connection."""
 
 SCHEMA_VERSION = 3
 
@@ -155,3 +160,21 @@ def _write_ahead_log(db: sqlite3.Connection) -> None:
             if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
         time.sleep(0.005)  # SQLite's busy handler does not wait here; its own step is 5 ms too
+
+
+class TableBeside:
+    """A table the SQLite store keeps beside its streams (bot seats, analyses): made with its
+    ``schema`` the first time it is used, through the store's ``run`` (its one connection's
+    thread)."""
+
+    def __init__(self, run: Run[object], schema: str) -> None:
+        self._run_any = run
+        self._schema = schema
+        self._ready = False
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if not self._ready:
+            await self._run_any(lambda db: db.executescript(self._schema))
+            self._ready = True
+        result: T = await self._run_any(work)  # type: ignore[assignment]
+        return result
