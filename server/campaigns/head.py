@@ -58,7 +58,17 @@ class Facts:
 
 
 class Head:
-    __slots__ = ("_choices", "_legal", "_outcome", "_views", "facts", "hash", "state", "version")
+    __slots__ = (
+        "_choices",
+        "_legal",
+        "_outcome",
+        "_plain_views",
+        "_views",
+        "facts",
+        "hash",
+        "state",
+        "version",
+    )
 
     def __init__(self, facts: Facts, version: int, state: Any, hash: str) -> None:
         self.facts = facts
@@ -70,6 +80,7 @@ class Head:
         self._legal: dict[str, dict[str, LegalAction]] = {}
         self._choices: dict[str, list[Choice]] = {}
         self._views: dict[str | None, Any] = {}
+        self._plain_views: dict[str | None, Any] = {}
 
     def advanced(self, version: int, state: Any, hash: str) -> Head:
         return Head(self.facts, version, state, hash)
@@ -103,15 +114,29 @@ class Head:
             ]
         return found
 
+    def shown(self, seat: str | None) -> Any:
+        """What ``seat`` (``None``: a spectator) sees of the state, as the game's view Struct: what
+        a move's patch is computed from (:func:`projections.patch.diff` skips what the move left
+        alone)."""
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = self.game.view(self.state, seat)
+        return found
+
     def view(self, seat: str | None, *, keep: bool = True) -> Any:
         """What ``seat`` (``None``: a spectator) sees of the state, as plain data.
 
         ``keep=False`` does not cache a view computed now: a welcome's view is sent once, and an
         idle campaign's head should not hold it (the next update computes it if it comes)."""
-        found = self._views.get(seat)
+        found = self._plain_views.get(seat)
         if found is not None:
             return found
-        view = msgspec.to_builtins(self.game.view(self.state, seat), str_keys=True)
+        shown = self._views.get(seat)
+        if shown is None:
+            shown = self.game.view(self.state, seat)
+            if keep:
+                self._views[seat] = shown
+        view = msgspec.to_builtins(shown, str_keys=True)
         if keep:
-            self._views[seat] = view
+            self._plain_views[seat] = view
         return view

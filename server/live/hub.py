@@ -584,7 +584,7 @@ def _update(
         first=recorded[0].version,
         version=after.version,
         events=seen_events(after, recorded, seat),
-        patch=diff(before.view(seat), after.view(seat)),
+        patch=diff(before.shown(seat), after.shown(seat)),
         legal_actions=after.choices(seat),
         outcome=after.outcome,
     )

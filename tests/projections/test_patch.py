@@ -8,12 +8,13 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clients.patch import PatchError, apply
 from domain.games import GAMES
 from projections.patch import diff, pointer
+from tests.support.random_play import Picks, actions, begun
 
 keys = st.sampled_from(["a", "b", "c", "~", "x/y", "0", ""])
 
@@ -109,3 +110,34 @@ def test_pointers_escape_tilde_and_slash() -> None:
 def test_a_patch_that_does_not_fit_is_an_error(ops: list[dict[str, Any]]) -> None:
     with pytest.raises(PatchError):
         apply({"a": 1, "list": [1, 2]}, ops)
+
+
+VIEW_CONFIGURATIONS = [
+    ("gil-ennis", ("player",), {}),
+    ("gil-ennis", ("gil", "ennis"), {}),
+    ("eila", ("player",), {"chapter": 3, "mode": "advanced"}),
+    *[("machina", seats, {}) for seats in GAMES["machina"].info.seat_layouts[:2]],
+]
+
+
+@pytest.mark.parametrize(("name", "seats", "options"), VIEW_CONFIGURATIONS)
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), picker=st.integers(0, 2**32))
+def test_views_as_structs_patch_as_their_plain_data_does(
+    name: str, seats: tuple[str, ...], options: dict[str, Any], seed: int, picker: int
+) -> None:
+    """The patch between two versions' view Structs is the one between their plain data, at
+    every version of random playthroughs, for every viewer (the server diffs Structs)."""
+    game = GAMES[name]
+    state = begun(game, seats, seed, options)
+    views = {viewer: game.view(state, viewer) for viewer in (*seats, None)}
+    for _, _, steps in actions(game, state, Picks(picker), limit=120):
+        for _, state in steps:
+            for viewer, before in views.items():
+                after = game.view(state, viewer)
+                plain_ops = diff(
+                    msgspec.to_builtins(before, str_keys=True),
+                    msgspec.to_builtins(after, str_keys=True),
+                )
+                assert wire(diff(before, after)) == wire(plain_ops)
+                views[viewer] = after
