@@ -206,19 +206,33 @@ def check_seats(game: Game, seats: tuple[str, ...]) -> None:
         raise InvalidOptions(f"{game.info.title} is played with seats {allowed}.")
 
 
+_TAGS: dict[type, str] = {}
+"""Each action type's tag as text, looked up once: ids are spelled for every legal action of
+every state a server shows."""
+
+
 def action_id(action: msgspec.Struct) -> str:
     """A stable id for an action Struct: its tag, then its field values, joined by ``:``.
 
     ``Dream(mode="alone", dreamer="gil")`` tagged ``"dream"`` becomes ``"dream:alone:gil"``.
     """
-    config = action.__struct_config__
-    parts = [str(config.tag)]
-    for name in action.__struct_fields__:
-        value = getattr(action, name)
-        if isinstance(value, tuple):
-            parts.append("+".join(str(v) for v in value) or "-")
+    kind = type(action)
+    tag = _TAGS.get(kind)
+    if tag is None:
+        tag = _TAGS[kind] = str(action.__struct_config__.tag)
+    parts = [tag]
+    for value in msgspec.structs.astuple(action):
+        exact = type(value)
+        if exact is str:
+            parts.append(value)
+        elif exact is int:
+            parts.append(str(value))
         elif value is None:
             parts.append("-")
+        elif isinstance(value, bool):
+            parts.append("true" if value else "false")
+        elif isinstance(value, tuple):
+            parts.append("+".join(map(str, value)) or "-")
         else:
-            parts.append(str(value).lower() if isinstance(value, bool) else str(value))
+            parts.append(str(value))
     return ":".join(parts)

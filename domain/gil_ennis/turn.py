@@ -151,6 +151,7 @@ def turn(state: GilEnnisState) -> Turn:
     seats = to_act(state)
     if not seats:
         return ENDED
-    found = [c for c in candidates(state) if set(c.seats) & set(seats)]
+    acting = frozenset(seats)
+    found = [c for c in candidates(state) if not acting.isdisjoint(c.seats)]
     asked, waiting = _words(state, found)
     return Turn(seats, asked, waiting)
