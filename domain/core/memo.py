@@ -1,20 +1,24 @@
-"""Answers of a pure function remembered for the last few arguments it was given, by identity.
+"""Answers of a pure function remembered for the last arguments it was given, by identity.
 
-A server asks the rules about the same state several times in one action: its legal actions, who
-acts, the sentence saying whose move it is, whether it is a decision point, then the check of the
-next action against the same list. Listing what may be done is the costliest of those questions,
-so the function that lists it remembers its last few answers. Arguments are matched by identity
-(``is``), never by equality or hash: comparing or hashing a whole state would cost what the
-memo saves. The memo holds its arguments, so no other object can take one's identity while it is
-remembered.
+A server asks the rules about the same state several times in one action: whether it is a
+decision point (before the action's events are appended), then its legal actions, who acts and
+the sentence saying whose move it is (when the update is sent, after the append). Listing what may
+be done is the costliest of those questions, so the function that lists it remembers its answers.
+Between the first question about a state and the last, a busy server serves the moves of hundreds
+of other campaigns while the store answers, so the memo keeps :data:`KEEP` answers: enough that a
+state's listing is still remembered when its update is sent.
 
-Results are shared between callers, so a remembered function returns immutable values (tuples).
-Remembering changes no result: the function is pure. The memo is replaced whole on each miss, so
-threads that share it (servers run in threads by tests) only ever read a complete one.
+Arguments are matched by identity (``is``), never by equality or hash: comparing or hashing a
+whole state would cost what the memo saves. The memo holds its arguments, so no other object can
+take one's identity while it is remembered. Results are shared between callers, so a remembered
+function returns immutable values (tuples). Remembering changes no result: the function is pure.
+Threads may share a memo (servers run in threads by tests): every step is one operation on a dict
+or a deque, each atomic; two threads that miss the same arguments at once both compute the answer.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -22,28 +26,32 @@ from typing import Any, ParamSpec, TypeVar
 P = ParamSpec("P")
 R = TypeVar("R")
 
-KEEP = 4
-"""Answers remembered per function: the states of one action, and of the one before it."""
+KEEP = 512
+"""Answers remembered per function, the oldest forgotten first: the states of the moves a server
+has in flight at once (each waiting on the store), with room to spare."""
 
 
 def recent(function: Callable[P, R]) -> Callable[P, R]:
     """``function`` remembering its answers for the last :data:`KEEP` argument tuples."""
-    # Each entry: the arguments' identities, the arguments themselves (held, so that no other
-    # object can take their identities while remembered) and the answer.
-    cell: list[tuple[tuple[tuple[int, ...], tuple[Any, ...], Any], ...]] = [()]
+    # The arguments' identities -> the arguments themselves (held, so that no other object can
+    # take their identities while remembered) and the answer; and the identities, oldest first.
+    memo: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]] = {}
+    order: deque[tuple[int, ...]] = deque()
 
     @wraps(function)
     def remembering(*args: P.args, **kwargs: P.kwargs) -> R:
         if kwargs:
             return function(*args, **kwargs)
         identities = tuple(map(id, args))
-        memo = cell[0]
-        for known, _, answer in memo:
-            if known == identities:
-                result: R = answer
-                return result
+        known = memo.get(identities)
+        if known is not None:
+            result: R = known[1]
+            return result
         answer = function(*args, **kwargs)
-        cell[0] = ((identities, args, answer), *memo[: KEEP - 1])
+        memo[identities] = (args, answer)
+        order.append(identities)
+        if len(order) > KEEP:
+            memo.pop(order.popleft(), None)
         return answer
 
     return remembering
