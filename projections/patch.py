@@ -60,22 +60,40 @@ def plain(value: Any) -> Any:
     return msgspec.to_builtins(value, str_keys=True)
 
 
-_NAMES: dict[type, tuple[str, ...] | None] = {}
+_STEPS: dict[type, tuple[str, ...] | None] = {}
 
 
-def _names(kind: type) -> tuple[str, ...] | None:
-    """The names in plain data of a Struct type's fields, in order, when its plain form is an
-    object of its fields; None for any other."""
+def _steps(kind: type) -> tuple[str, ...] | None:
+    """The pointer steps (``/name``, escaped) to a Struct type's fields in plain data, in order,
+    when its plain form is an object of its fields; None for any other."""
     try:
-        return _NAMES[kind]
+        return _STEPS[kind]
     except KeyError:
         pass
     config = kind.__struct_config__  # type: ignore[attr-defined]
-    names: tuple[str, ...] | None = None
+    steps: tuple[str, ...] | None = None
     if not (config.array_like or config.omit_defaults or config.tag is not None):
-        names = kind.__struct_encode_fields__  # type: ignore[attr-defined]
-    _NAMES[kind] = names
-    return names
+        names: tuple[str, ...] = kind.__struct_encode_fields__  # type: ignore[attr-defined]
+        steps = tuple(pointer("", name) for name in names)
+    _STEPS[kind] = steps
+    return steps
+
+
+def _diff_fields(
+    before: Any, after: Any, steps: tuple[str, ...], path: str, ops: list[PatchOp]
+) -> None:
+    """Two Structs of one type, field by field."""
+    for step, old, new in zip(steps, astuple(before), astuple(after), strict=True):
+        if old is new or old == new:
+            continue
+        if type(new) in _PLAIN_SCALARS:
+            # What _diff would say of any value that became a scalar.
+            ops.append(PatchOp("replace", path + step, new))
+            continue
+        if type(new) is dict or type(old) is dict:
+            # Its keys as plain data names them (a Struct's dict may have others).
+            old, new = plain(old), plain(new)
+        _diff(old, new, path + step, ops)
 
 
 def _diff(before: Any, after: Any, path: str, ops: list[PatchOp]) -> None:
@@ -84,14 +102,9 @@ def _diff(before: Any, after: Any, path: str, ops: list[PatchOp]) -> None:
         return
     kind = type(after)
     if isinstance(after, msgspec.Struct) or isinstance(before, msgspec.Struct):
-        names = _names(kind) if type(before) is kind else None
-        if names is not None:
-            for name, old, new in zip(names, astuple(before), astuple(after), strict=True):
-                if old is not new and old != new:
-                    if type(new) is dict or type(old) is dict:
-                        # Its keys as plain data names them (a Struct's dict may have others).
-                        old, new = plain(old), plain(new)
-                    _diff(old, new, pointer(path, name), ops)
+        steps = _steps(kind) if type(before) is kind else None
+        if steps is not None:
+            _diff_fields(before, after, steps, path, ops)
             return
         before, after = plain(before), plain(after)
         kind = type(after)
