@@ -1,7 +1,7 @@
 """A crowd watching one table: how long until the last spectator has each update?
 
     python loadtests/crowd.py [--spectators 1000,5000,10000] [--processes 1] [--actions 60]
-                              [--pace 1.0] [--drivers 4] [--redis-url URL]
+                              [--pace 1.0] [--drivers 4] [--pin 0/1] [--redis-url URL]
 
 One Eila campaign on a ``tabletale serve`` process on loopback (with ``--processes 2``, two
 processes on one Redis, the spectators split evenly between them and the player on the first).
@@ -19,7 +19,9 @@ times, ``--pace`` actions a second, over its own socket. Per crowd size it print
 
 Times are taken with ``CLOCK_MONOTONIC``, which every process on the machine shares. The drivers
 share the machine's cores with the server, so part of the lateness is theirs: ``--drivers`` trades
-their parallelism against the server's share of the CPU.
+their parallelism against the server's share of the CPU. ``--pin 0/1`` puts the server's processes
+on core 0 and the drivers, the player and a local Redis on core 1 while the player acts (Redis is
+put back afterwards), so the lateness measured is the server's own work for the crowd.
 """
 
 from __future__ import annotations
@@ -49,7 +51,10 @@ from clients.connection import Seat  # noqa: E402
 from loadtests.server_under_test import (  # noqa: E402
     cpu_seconds,
     memory_kib,
+    pin_cores,
+    pinned,
     process_tree,
+    redis_pids,
     tabletale_server,
 )
 
@@ -252,9 +257,16 @@ def run(args: argparse.Namespace, spectators: int) -> dict[str, Any]:
                 raise RuntimeError("a driver could not open its spectators")
         pids = server_pids(processes)
         rss_crowd = memory_kib(pids, "VmRSS")
-        cpu_before = cpu_seconds(pids)
-        played = asyncio.run(play(bases[0], campaign, token, args.actions, args.pace))
-        cpu_used = cpu_seconds(pids) - cpu_before
+        placement: dict[int, set[int]] = {}
+        if args.pin is not None:
+            server_cores, other_cores = args.pin
+            others = [os.getpid(), *redis_pids(args.redis_url), *(d.pid for d in drivers)]
+            placement = {pid: server_cores for pid in pids}
+            placement |= {pid: other_cores for pid in others}
+        with pinned(placement):
+            cpu_before = cpu_seconds(pids)
+            played = asyncio.run(play(bases[0], campaign, token, args.actions, args.pace))
+            cpu_used = cpu_seconds(pids) - cpu_before
         arrivals: dict[int, list[float]] = {}
         for driver in drivers:
             assert driver.stdin is not None and driver.stdout is not None
@@ -278,6 +290,9 @@ def run(args: argparse.Namespace, spectators: int) -> dict[str, Any]:
         return {
             "spectators": spectators,
             "processes": args.processes,
+            "pinned": (
+                {"server": sorted(args.pin[0]), "rest": sorted(args.pin[1])} if args.pin else None
+            ),
             "actions": len(played["accepted"]),
             "pace_per_s": args.pace,
             "last_update_ms": {
@@ -302,6 +317,12 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=60)
     parser.add_argument("--pace", type=float, default=1.0, help="the player's actions a second")
     parser.add_argument("--drivers", type=int, default=4)
+    parser.add_argument(
+        "--pin",
+        type=pin_cores,
+        help="SERVER/REST: the server's processes on the cores SERVER, the drivers, the player "
+        "and a local Redis on REST (e.g. 0/1) while the player acts",
+    )
     parser.add_argument(
         "--redis-url", default=os.environ.get("TABLETALE_REDIS_URL", "redis://127.0.0.1:6379/0")
     )

@@ -56,6 +56,7 @@ from clients.replica import ProtocolError  # noqa: E402
 from loadtests.server_under_test import (  # noqa: E402
     cpu_seconds,
     memory_kib,
+    pin_cores,
     pinned,
     process_tree,
     redis_connections,
@@ -557,21 +558,6 @@ def run_peer(args: argparse.Namespace, sessions: int) -> dict[str, Any] | None:
     return line
 
 
-def _cores(text: str) -> tuple[set[int], set[int]]:
-    server, _, rest = text.partition("/")
-
-    def cores(part: str) -> set[int]:
-        return {int(core) for core in part.split(",") if core.strip()}
-
-    try:
-        placed = cores(server), cores(rest)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not SERVER/REST cores, like 0/1") from None
-    if not all(placed):
-        raise argparse.ArgumentTypeError(f"{text!r} names no cores on one side, like 0/1")
-    return placed
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", default="1,50,200")
@@ -601,7 +587,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--pin",
-        type=_cores,
+        type=pin_cores,
         help="SERVER/REST: the server's processes on the cores SERVER, the load generator and "
         "a local Redis on REST (e.g. 0/1), so the tail measured is the server's own; Redis is "
         "put back where it was afterwards",

@@ -3,6 +3,7 @@ own, and what its processes cost (CPU, memory, Redis connections), read from ``/
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import os
@@ -111,6 +112,22 @@ def redis_pids(redis_url: str) -> list[int]:
         if os.path.exists(f"/proc/{pid}"):
             found.append(pid)
     return found
+
+
+def pin_cores(text: str) -> tuple[set[int], set[int]]:
+    """``--pin SERVER/REST`` (e.g. ``0/1``): the server's cores, and those of everything else."""
+    server, _, rest = text.partition("/")
+
+    def cores(part: str) -> set[int]:
+        return {int(core) for core in part.split(",") if core.strip()}
+
+    try:
+        placed = cores(server), cores(rest)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not SERVER/REST cores, like 0/1") from None
+    if not all(placed):
+        raise argparse.ArgumentTypeError(f"{text!r} names no cores on one side, like 0/1")
+    return placed
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ figures it prints are there and plausible."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,9 @@ def test_every_spectator_of_a_small_crowd_gets_every_update(redis_url: str) -> N
     # ticks (10 ms), the resolution of the CPU times read: six actions' 360 frames took less than
     # one tick on a quiet machine, and the figure read 0.
     small = ["--spectators", "60", "--processes", "2", "--actions", "30", "--pace", "20"]
+    cores = sorted(os.sched_getaffinity(0))
+    pin = f"{cores[0]}/{cores[-1]}"  # the servers on one core, the rest on another (or the same)
+    small += ["--pin", pin]
     run = subprocess.run(
         [sys.executable, str(ROOT / "loadtests" / "crowd.py"), *small, "--drivers", "2"],
         env={"TABLETALE_REDIS_URL": redis_url, "PATH": "/usr/bin:/bin"},
@@ -33,6 +37,7 @@ def test_every_spectator_of_a_small_crowd_gets_every_update(redis_url: str) -> N
     assert run.returncode == 0, run.stdout + run.stderr
     figures = json.loads(run.stdout)
     assert figures["spectators"] == 60 and figures["processes"] == 2
+    assert figures["pinned"] == {"server": [cores[0]], "rest": [cores[-1]]}
     assert figures["actions"] == 30
     assert figures["last_update_ms"]["missing_updates"] == 0
     assert 0 < figures["last_update_ms"]["p50"] <= figures["last_update_ms"]["max"]
