@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.core.memo import recent
 from domain.gil_ennis.state import BACKPACK_SLOTS, Character
 
 LEVEL = {"hand": 0, "backpack": 1, "pocket": 2}
@@ -24,8 +25,11 @@ def dice(card: Character) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+@recent
 def choices(card: Character) -> tuple[tuple[str, int], ...]:
-    """:func:`dice` without repeated backpack values: the distinct dice a person can pick."""
+    """:func:`dice` without repeated backpack values: the distinct dice a person can pick
+    (remembered: a character card is asked several times per listing, and is often unchanged
+    from one state to the next)."""
     seen: list[tuple[str, int]] = []
     for die in dice(card):
         if die not in seen:
@@ -86,6 +90,7 @@ def room(card: Character, slot: str) -> bool:
     return len(card.backpack) < BACKPACK_SLOTS
 
 
+@recent
 def organize_moves(card: Character) -> tuple[tuple[str, int, str, int], ...]:
     """Every legal organizing move as ``(slot, value, target, target_value)``.
 
