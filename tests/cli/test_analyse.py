@@ -25,7 +25,9 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[Live]:
     service = CampaignService(SqliteStore(tmp_path / SQLITE_FILE), fresh=Reproducible())
-    settings = BotSettings(pace_ms=0, workers=1, poll_s=0.2)
+    # Normal priority: at idle, beside the parallel phase's workers, the worker waited for a free
+    # core most of its time (how workers stand back: tests/server/bots/test_bots.py).
+    settings = BotSettings(pace_ms=0, workers=1, poll_s=0.2, priority="normal")
     with running(create_app(service, close_store=True, bot_settings=settings)) as server:
         yield server
 

@@ -97,15 +97,41 @@ def running(app: Starlette, settings: Settings | None = None) -> Iterator[Live]:
         lifespan="on",
         **socket_options(settings or Settings()),
     )
-    server = uvicorn.Server(config)
+    server = Stoppable(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)
     thread.start()
     try:
         wait_ready(f"http://127.0.0.1:{port}")
         yield Live(port)
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(timeout=15)
+
+
+class Stoppable(uvicorn.Server):
+    """uvicorn's server, which begins its shutdown as soon as :meth:`stop` is called from another
+    thread: uvicorn's own loop looks at ``should_exit`` once every tick (0.1 s), and every server
+    a test starts would wait for that tick at its end. Its ticks still run every 0.1 s."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self._stopping: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
+
+    async def main_loop(self) -> None:
+        stopping = asyncio.Event()
+        self._stopping = (asyncio.get_running_loop(), stopping)
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), 0.1)  # the tick, or a stop sooner
+
+    def stop(self) -> None:
+        self.should_exit = True
+        if self._stopping is not None:
+            loop, stopping = self._stopping
+            with contextlib.suppress(RuntimeError):  # the loop has ended already
+                loop.call_soon_threadsafe(stopping.set)
 
 
 @pytest.fixture

@@ -3,12 +3,14 @@ sockets on the other."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import subprocess
 import sys
+import threading
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +72,7 @@ def server_process(
             process.wait()
 
 
-@pytest.fixture(params=["single", "cluster"])
+@pytest.fixture(scope="module", params=["single", "cluster"])
 def shared_redis(request: pytest.FixtureRequest) -> Iterator[str]:
     """The Redis both processes use: a single node, then a cluster."""
     if request.param == "single":
@@ -80,17 +82,25 @@ def shared_redis(request: pytest.FixtureRequest) -> Iterator[str]:
         yield request.getfixturevalue("redis_cluster_url")
 
 
-@pytest.fixture
-async def pair(shared_redis: str, tmp_path: Path) -> AsyncIterator[tuple[Live, Live]]:
+@pytest.fixture(scope="module")
+def pair(
+    shared_redis: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Live, Live]]:
+    """Two server processes on one key prefix, shared by the module's tests on that Redis (two
+    processes start in seconds): each test plays campaigns of its own on them."""
     prefix = f"tt-test-{uuid.uuid4().hex[:10]}"
+    folder = tmp_path_factory.mktemp("pair")
     try:
         with (
-            server_process(shared_redis, prefix, tmp_path / "a") as a,
-            server_process(shared_redis, prefix, tmp_path / "b") as b,
+            server_process(shared_redis, prefix, folder / "a") as a,
+            server_process(shared_redis, prefix, folder / "b") as b,
         ):
             yield a, b
     finally:
-        await delete_prefix(shared_redis, prefix)
+        # a test's event loop may still be current in this thread: clean up from another one
+        cleanup = threading.Thread(target=asyncio.run, args=(delete_prefix(shared_redis, prefix),))
+        cleanup.start()
+        cleanup.join(timeout=30)
 
 
 async def test_an_action_through_one_process_reaches_sockets_on_another(

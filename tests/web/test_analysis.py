@@ -35,14 +35,16 @@ pytestmark = pytest.mark.slow
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 ANALYSED_MS = 600_000
-"""The quick level of a whole journey, in a bot worker at idle priority on a busy machine."""
+"""The quick level of a whole journey, in one bot worker on a busy machine."""
 
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
     """One server for the module: the second size reads what the first one's analysis kept."""
     service = CampaignService(MemoryStore(), fresh=Reproducible())
-    settings = BotSettings(pace_ms=0, workers=1, poll_s=0.2)
+    # Normal priority: at idle, beside the parallel phase's workers, the worker waited for a free
+    # core most of its time (how workers stand back: tests/server/bots/test_bots.py).
+    settings = BotSettings(pace_ms=0, workers=1, poll_s=0.2, priority="normal")
     with running(create_app(service, bot_settings=settings)) as server:
         yield server
 

@@ -63,7 +63,11 @@ def _delete(redis_url: str, prefix: str) -> None:
     cleanup.join(timeout=30)
 
 
-SETTINGS = BotSettings(pace_ms=0, workers=1, poll_s=0.2)
+SETTINGS = BotSettings(pace_ms=0, workers=1, poll_s=0.2, priority="normal")
+"""A bot worker at normal priority: these tests are about what an analysis answers and keeps,
+not how its workers stand back for the server (``tests/server/bots/test_bots.py``; the journey
+below, alone in the serial phase, keeps the default idle priority). At idle, beside the
+parallel phase's workers on a busy machine, a worker waited for a free core most of its time."""
 
 
 @pytest.fixture
