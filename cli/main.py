@@ -117,6 +117,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_replay.add_argument("--seed", type=int, default=1)
     bench_replay.add_argument("--json", action="store_true")
+    bench_move = bench_kinds.add_parser(
+        "move", help="the rules' and the view's work of an accepted move, as the server asks"
+    )
+    bench_move.add_argument("--game", default="gil-ennis")
+    bench_move.add_argument("--seat", action="append", default=[], help="each seat, in order")
+    bench_move.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"
+    )
+    bench_move.add_argument("--games", type=int, default=100, help="random playthroughs")
+    bench_move.add_argument("--rounds", type=int, default=7, help="the best round is reported")
+    bench_move.add_argument("--json", action="store_true")
 
     play = commands.add_parser("play", help="play or watch a campaign in the terminal")
     play.add_argument("--server", default="http://127.0.0.1:8000", help="the server's base URL")
@@ -187,6 +198,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _balance(args)
         case "replay":
             return asyncio.run(_replay(args))
+        case "bench" if args.bench == "move":
+            from cli.bench_move import bench_move
+
+            return bench_move(
+                game_name=args.game,
+                seats=args.seat,
+                options=dict(_option(text) for text in args.option),
+                games=args.games,
+                rounds=args.rounds,
+                as_json=args.json,
+            )
         case "bench":
             from cli.bench import bench_replay
 
