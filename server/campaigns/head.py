@@ -80,7 +80,9 @@ class Head:
         self._legal: dict[str, dict[str, LegalAction]] = {}
         self._choices: dict[str, list[Choice]] = {}
         self._views: dict[str | None, Any] = {}
-        self._plain_views: dict[str | None, Any] = {}
+        self._plain_views: dict[str | None, Any] | None = None
+        """Made on first use (a welcome or a sync): a head is made per move, and each container
+        it holds is one more for the collector's young collections to walk."""
 
     def advanced(self, version: int, state: Any, hash: str) -> Head:
         return Head(self.facts, version, state, hash)
@@ -128,9 +130,10 @@ class Head:
 
         ``keep=False`` does not cache a view computed now: a welcome's view is sent once, and an
         idle campaign's head should not hold it (the next update computes it if it comes)."""
-        found = self._plain_views.get(seat)
-        if found is not None:
-            return found
+        if self._plain_views is not None:
+            found = self._plain_views.get(seat)
+            if found is not None:
+                return found
         shown = self._views.get(seat)
         if shown is None:
             shown = self.game.view(self.state, seat)
@@ -138,5 +141,7 @@ class Head:
                 self._views[seat] = shown
         view = msgspec.to_builtins(shown, str_keys=True)
         if keep:
+            if self._plain_views is None:
+                self._plain_views = {}
             self._plain_views[seat] = view
         return view
