@@ -9,8 +9,10 @@ import msgspec
 from domain.core.game import Game
 
 
-class Choice(msgspec.Struct, frozen=True):
-    """A legal action as a client sees it: the id to send back and a label to show."""
+class Choice(msgspec.Struct, frozen=True, gc=False):
+    """A legal action as a client sees it: the id to send back and a label to show. (Two
+    strings, never part of a cycle: untracked by the collector, whose young collections would
+    otherwise walk every cached head's choices.)"""
 
     id: str
     label: str
