@@ -1,12 +1,12 @@
 """Answers of a pure function remembered for the last arguments it was given, by identity.
 
 A server asks the rules about the same state several times in one action: whether it is a
-decision point (before the action's events are appended), then its legal actions, who acts and
-the sentence saying whose move it is (when the update is sent, after the append). Listing what may
-be done is the costliest of those questions, so the function that lists it remembers its answers.
-Between the first question about a state and the last, a busy server serves the moves of hundreds
-of other campaigns while the store answers, so the memo keeps :data:`KEEP` answers: enough that a
-state's listing is still remembered when its update is sent.
+decision point, its legal actions, who acts and the sentence saying whose move it is (in the
+view). Listing what may be done is the costliest of those questions, so the function that lists
+it remembers its answers. The server asks all of them for the acting seat at once, before it
+awaits the store (``server.campaigns.head.Head.prepare``): while the store answers, a busy server
+lists the states of hundreds of other moves, and an answer remembered by a memo of thousands
+would hold as many states alive.
 
 Arguments are matched by identity (``is``), never by equality or hash: comparing or hashing a
 whole state would cost what the memo saves. The memo holds its arguments, so no other object can
@@ -26,7 +26,7 @@ from typing import Any, ParamSpec, TypeVar
 P = ParamSpec("P")
 R = TypeVar("R")
 
-KEEP = 512
+KEEP = 256
 """Answers remembered per function, the oldest forgotten first: the states of the moves a server
 has in flight at once (each waiting on the store), with room to spare."""
 

@@ -8,6 +8,7 @@ however many sockets, requests and projections ask.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import msgspec
@@ -115,6 +116,14 @@ class Head:
                 Choice(legal.id, legal.label) for legal in self.legal(seat).values()
             ]
         return found
+
+    def prepare(self, seat: str) -> None:
+        """Work out ``seat``'s view and legal actions now, while the rules' answers about this
+        state are at hand. A view that fails here is left for where it is sent, which reports it."""
+        # A fault is met again, and reported, where the view is sent.
+        with contextlib.suppress(Exception):
+            self.shown(seat)
+            self.choices(seat)
 
     def shown(self, seat: str | None) -> Any:
         """What ``seat`` (``None``: a spectator) sees of the state, as the game's view Struct: what

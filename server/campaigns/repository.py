@@ -445,6 +445,15 @@ class HeadRepository:
         payloads, recorded = facts.codec.encode_steps(
             head.version, steps, seat, command_id, self._clock()
         )
+        state = steps[-1][1]
+        # The store keeps decision points with the stream (server.campaigns.points).
+        point = waits(facts.game, state)
+        after = head.advanced(head.version + len(steps), state, recorded[-1].hash)
+        if seat is not None:
+            # The acting seat's answer, while the rules' answers about the new state are still
+            # remembered (domain.core.memo): a busy server lists the states of hundreds of other
+            # moves while the store answers this one.
+            after.prepare(seat)
         mark("rules")
         try:
             result = await self.store.append(
@@ -453,8 +462,7 @@ class HeadRepository:
                 payloads,
                 command_id=command_id,
                 now_ms=recorded[0].at_ms,
-                # The store keeps decision points with the stream (server.campaigns.points).
-                point=waits(facts.game, steps[-1][1]),
+                point=point,
             )
         except VersionConflict as conflict:
             if conflict.actual < head.version:
@@ -465,7 +473,8 @@ class HeadRepository:
         if result.duplicate:
             return await self._duplicate(await self._catch_up(head), result.first, result.last)
         mark("store")
-        after = head.advanced(result.last, steps[-1][1], recorded[-1].hash)
+        if result.last != after.version:  # the store appends at the expected version, so never
+            after = head.advanced(result.last, state, recorded[-1].hash)
         self._install(head, after, recorded, origin)
         mark("delivery")
         await self._snapshot_past(head, after)
