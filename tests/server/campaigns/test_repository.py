@@ -155,3 +155,61 @@ async def test_the_catalog_can_pass_while_actions_are_taken() -> None:
     assert {cid: entries[cid].version for cid in ids} == {
         cid: (await service.head(cid)).version for cid in ids
     }
+
+
+async def test_the_acting_seat_s_answer_lists_the_new_state_once_however_long_the_store_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While an append waits on the store, other campaigns' moves list many states; the acting
+    seat's view and legal actions were worked out before the wait, so the rules list its new
+    state once (a server under load used to list it again for the update)."""
+    import domain.gil_ennis.rules as rules
+    from domain.core.memo import KEEP
+
+    listed: dict[int, int] = {}
+    listing = rules._listed
+
+    def counted(state: Any) -> Any:
+        listed[id(state)] = listed.get(id(state), 0) + 1
+        return listing(state)
+
+    monkeypatch.setattr(rules, "_listed", counted)
+    store = GatedStore(MemoryStore())
+    service = CampaignService(store, fresh=Counted("here", 1), clock=lambda: 0)  # type: ignore[arg-type]
+    answered: dict[str, Head] = {}
+
+    class Seat:
+        """The acting socket's side of the fan-out: its view and legal actions of each head."""
+
+        def advanced(
+            self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        ) -> None:
+            after.shown("player")
+            after.choices("player")
+            answered[after.facts.id] = after
+
+        def reset(self, head: Head) -> None:
+            pass
+
+    service.heads.listen(Seat())
+    acting = await service.create("gil-ennis")
+    head = await service.head(acting.id)
+    gate = store.hold("append", acting.id)
+    first = next(iter(head.legal("player")))
+    move = asyncio.create_task(
+        service.act(acting.id, "player", first, expected_version=head.version)
+    )
+    await gate.reached()
+    other = await service.create("gil-ennis")
+    for _ in range(KEEP + 1):  # more states listed than the memo keeps
+        now = await service.head(other.id)
+        if now.outcome != "running":
+            other = await service.create("gil-ennis")
+            now = await service.head(other.id)
+        action = next(iter(now.legal("player")))
+        await service.act(other.id, "player", action, expected_version=now.version)
+    gate.open()
+    acted = await move
+    after = answered[acting.id]
+    assert after.version == acted.last
+    assert listed[id(after.state)] == 1
