@@ -26,9 +26,9 @@ from typing import Any, ParamSpec, TypeVar
 P = ParamSpec("P")
 R = TypeVar("R")
 
-KEEP = 256
-"""Answers remembered per function, the oldest forgotten first: the states of the moves a server
-has in flight at once (each waiting on the store), with room to spare."""
+KEEP = 4
+"""Answers remembered per function, the oldest forgotten first: the questions of one action (and
+of the one before it). Each answer holds its arguments alive: a state, or a character card."""
 
 
 def recent(function: Callable[P, R]) -> Callable[P, R]:
