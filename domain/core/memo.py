@@ -12,13 +12,12 @@ Arguments are matched by identity (``is``), never by equality or hash: comparing
 whole state would cost what the memo saves. The memo holds its arguments, so no other object can
 take one's identity while it is remembered. Results are shared between callers, so a remembered
 function returns immutable values (tuples). Remembering changes no result: the function is pure.
-Threads may share a memo (servers run in threads by tests): every step is one operation on a dict
-or a deque, each atomic; two threads that miss the same arguments at once both compute the answer.
+The memo is replaced whole on each miss, so threads that share it (servers run in threads by tests)
+only ever read a complete one.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -33,25 +32,22 @@ of the one before it). Each answer holds its arguments alive: a state, or a char
 
 def recent(function: Callable[P, R]) -> Callable[P, R]:
     """``function`` remembering its answers for the last :data:`KEEP` argument tuples."""
-    # The arguments' identities -> the arguments themselves (held, so that no other object can
-    # take their identities while remembered) and the answer; and the identities, oldest first.
-    memo: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]] = {}
-    order: deque[tuple[int, ...]] = deque()
+    # Each entry: the arguments' identities, the arguments themselves (held, so that no other
+    # object can take their identities while remembered) and the answer.
+    cell: list[tuple[tuple[tuple[int, ...], tuple[Any, ...], Any], ...]] = [()]
 
     @wraps(function)
     def remembering(*args: P.args, **kwargs: P.kwargs) -> R:
         if kwargs:
             return function(*args, **kwargs)
         identities = tuple(map(id, args))
-        known = memo.get(identities)
-        if known is not None:
-            result: R = known[1]
-            return result
+        memo = cell[0]
+        for known, _, answer in memo:
+            if known == identities:
+                result: R = answer
+                return result
         answer = function(*args, **kwargs)
-        memo[identities] = (args, answer)
-        order.append(identities)
-        if len(order) > KEEP:
-            memo.pop(order.popleft(), None)
+        cell[0] = ((identities, args, answer), *memo[: KEEP - 1])
         return answer
 
     return remembering
