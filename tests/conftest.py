@@ -11,9 +11,10 @@ from tests.support import dice_race
 
 dice_race.register()
 
-QUICK_LANE = ("domain", "projections", "test_architecture.py")
+QUICK_LANE = ("domain", "projections", "test_architecture.py", "test_suite_clocks.py")
 """The quick lane (``pytest -m quick``, under a minute): the pure rooms, which need no server,
-Redis or browser, and the import contracts. The whole suite stays what CI runs."""
+Redis or browser, the import contracts, and the check that no test holds a clock against a
+constant. The whole suite stays what CI runs."""
 
 
 PHASES = ("all", "parallel", "serial")

@@ -34,7 +34,7 @@ from server.store.redis_cluster import primary_urls
 URL_VARIABLE = "TABLETALE_TEST_REDIS_URL"
 LOCAL_URL = "redis://127.0.0.1:6379/0"
 _READY = b"Ready to accept connections"
-START_TIMEOUT_S = 15.0
+START_TIMEOUT_S = 60.0
 
 
 def answers(url: str) -> bool:

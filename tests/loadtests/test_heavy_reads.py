@@ -36,6 +36,12 @@ def test_long_resumes_come_in_pages_and_health_checks_stay_quick(redis_url: str)
         assert resume["largest_frame_bytes"] < 256 * 1024
     # Measured on 20,000 events: five resumes in one frame each took the server 22 MB above
     # idle, in pages 0.1 MB; four timelines replayed in one go each held /healthz for 787 ms at
-    # worst, built a page at a time and shared 50 ms. The bounds leave room for a busy machine.
+    # worst, built a page at a time and shared 50 ms.
     assert figures["rss_peak_during_resumes_mb"] - figures["rss_idle_mb"] < 10, figures
-    assert figures["healthz_max_ms"] < 400, figures
+    # Timelines built in one go would hold a health check for a whole build, about a quarter of
+    # the four reads' time; a page at a time, none waits that long. Both sides of the
+    # comparison are measured in this run, so a busy machine slows them alike.
+    reads = figures["timeline_seconds"]
+    assert figures["healthz_checks"] > len(reads), figures
+    share_s = min(reads) / len(reads)
+    assert figures["healthz_max_ms"] / 1000 < share_s, figures

@@ -29,9 +29,9 @@ from server.settings import Settings
 from server.store.redis_store import RedisStore
 from tests.redis_support import delete_prefix
 
-READY_TIMEOUT_S = 20.0
+READY_TIMEOUT_S = 60.0
 REPRODUCIBLE_SEED = 7
-RECV_TIMEOUT_S = 10.0
+RECV_TIMEOUT_S = 30.0
 
 
 def free_port() -> int:

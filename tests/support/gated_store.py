@@ -15,7 +15,7 @@ from typing import Any
 from server.store.contract import EventStore
 from server.store.feed import ChangeFeed, LocalFeed
 
-WAIT_S = 5.0
+WAIT_S = 30.0
 
 
 async def until(done: Callable[[], bool], timeout: float = WAIT_S) -> None:

@@ -5,7 +5,6 @@ impact on the page with its bot controls."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -18,6 +17,7 @@ from server.campaigns.service import CampaignService
 from server.settings import BotSettings
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
+from tests.support.polling import Deadline
 from tests.web.conftest import Problems, version_of
 
 AXE = Axe()
@@ -83,14 +83,14 @@ def test_a_bot_seat_from_the_lobby_plays_beside_the_person_who_may_ask_for_a_hin
     assert not found, found
 
 
-def bot_moves(table: Live, campaign: str, timeout: float = 20) -> list[tuple[int, str]]:
+def bot_moves(table: Live, campaign: str, timeout: float = 120) -> list[tuple[int, str]]:
     """The versions and seats of the bot's events, once there are some (fails after
     ``timeout`` seconds)."""
-    deadline = time.monotonic() + timeout
+    deadline = Deadline("the bot to move", timeout)
     while True:
         events = httpx.get(f"{table.http}/api/campaigns/{campaign}/events", timeout=10).json()
         found = [(e["version"], e["seat"]) for e in events["events"] if e["by"] == BOT]
         if found:
             return found
-        assert time.monotonic() < deadline, "the bot did not move"
+        deadline.check(f"{len(events['events'])} events")
         threading.Event().wait(0.05)  # a poll interval, not a wait for an outcome

@@ -17,13 +17,14 @@ from server.campaigns.service import CampaignService
 from server.settings import BotSettings
 from server.store.memory import MemoryStore
 from tests.server.conftest import Live, Reproducible, running
+from tests.support.polling import Deadline
 from tests.web.conftest import Problems, create, open_as, screenshot
 from tests.web.test_layout import check_page
 
 AWAY_S = 1.5
 """A short away time, so the test sees a seat become away."""
-OFFER_WITHIN_S = 5.0
-"""The most a partner's open page may take to offer the hand-over once the seat is away."""
+OFFER_PATIENCE_MS = 60_000
+"""Only stops a hang: the offer is pushed to the open page once the seat is away."""
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 
 
@@ -42,7 +43,7 @@ def away(table: Live, campaign: str) -> list[str]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_partners_open_page_offers_the_away_seat_to_a_bot_within_seconds(
+def test_the_partners_open_page_offers_the_away_seat_to_a_bot_without_a_reload(
     table: Live, browser: Browser, problems: Problems, size: str
 ) -> None:
     created = create(table, "gil-ennis", seats=["gil", "ennis"], seed=5)
@@ -57,17 +58,17 @@ def test_the_partners_open_page_offers_the_away_seat_to_a_bot_within_seconds(
         expect(gil.locator('.seats li[data-seat="ennis"]')).to_have_class("seat present")
         offer = gil.locator(".turn-bar .bot-offer button.hand-over")
         expect(offer).to_have_count(0)
+        loads: list[str] = []
+        gil.on("framenavigated", lambda frame: loads.append(frame.url))
         ennis_context.close()  # Ennis's player leaves; Gil's page is not touched from here on
 
-        deadline = time.monotonic() + 30
+        deadline = Deadline("Ennis to become away", 120)
         while "ennis" not in away(table, cid):
-            assert time.monotonic() < deadline, "ennis never became away"
+            deadline.check(away(table, cid))
             time.sleep(0.05)  # a poll interval of the API, not a wait for the page
-        became_away = time.monotonic()
-        left = OFFER_WITHIN_S - (time.monotonic() - became_away)
-        expect(offer).to_have_text("Hand Ennis to a bot", timeout=left * 1000)
-        shown_after = time.monotonic() - became_away
-        assert shown_after <= OFFER_WITHIN_S, shown_after
+        # The offer reaches the open page as a push: no reload, no navigation of any kind.
+        expect(offer).to_have_text("Hand Ennis to a bot", timeout=OFFER_PATIENCE_MS)
+        assert loads == [], loads
         expect(offer).to_be_in_viewport(ratio=1)
         screenshot(gil, f"handover-offer-{size}")
 

@@ -1,20 +1,18 @@
 """A long campaign brought in by import or migration is as cheap as one played in its store: its
 decision points are recorded and its snapshots saved as it arrives, so a fresh process forks it
-within milliseconds instead of folding its whole history first.
+from a snapshot and a few events instead of folding its whole history first.
 
 The campaign is the repeated block of ``tests/server/test_points_scale.py``, 100,000 events long.
-Each target is timed by five fresh processes, each forking it once: the fork's own time, measured
-inside the process. Each process first creates and forks a small campaign of the same game, as
-a serving process has done something before: its store connections are open and its game's
-codec is built (about 10 ms, once per game and process, whatever campaign comes first). What is
-timed is then what the long campaign costs, cold: its head, its points, the fork.
+A fresh process forks it once, through a store that counts the events read: what the long
+campaign costs, cold (its head, its points, the fork), in events, which no busy machine changes.
+The process also prints the fork's time, a figure for ``docs/performance.md`` (run with ``-s``);
+no test holds it to a bound.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 import subprocess
 import sys
 import uuid
@@ -44,8 +42,6 @@ from tests.server.export.stores import exported, lines_of
 pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 ROOT = Path(__file__).resolve().parents[3]
-PROCESSES = 5
-COLD_FORK_LIMIT_MS = 5.0
 SNAPSHOT_EVERY = 500
 """The interval a campaign played in a store leaves snapshots at (``CampaignService``)."""
 
@@ -57,16 +53,32 @@ from server.store.sqlite import SqliteStore
 
 kind, where, prefix, campaign_id, at = sys.argv[1:6]
 
+
+class Counting:
+    def __init__(self, store):
+        self.store, self.events_read = store, 0
+
+    async def read(self, campaign_id, after=0, until=None, limit=None):
+        found = await self.store.read(campaign_id, after, until, limit)
+        self.events_read += len(found)
+        return found
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
 async def main() -> None:
     store = SqliteStore(where) if kind == "sqlite" else RedisStore.from_url(where, prefix=prefix)
     service = CampaignService(store)
     other = await service.create("gil-ennis")
     await service.fork(other.id, other.version)
+    counting = Counting(store)
+    service = CampaignService(counting)
     started = time.perf_counter()
     await service.fork(campaign_id, int(at))
     took = (time.perf_counter() - started) * 1000
     await store.close()
-    print(json.dumps({"ms": took}))
+    print(json.dumps({"ms": took, "events_read": counting.events_read}))
 
 asyncio.run(main())
 """
@@ -80,6 +92,8 @@ class Source:
     at: int
     """A decision point near the middle, where the fresh processes fork it."""
     export: bytes
+    block: int
+    """The events of one block of play: a cold fork reads about two, whatever the length."""
 
 
 @pytest.fixture(scope="module")
@@ -99,22 +113,22 @@ async def _source(path: Path, block: Block) -> Source:
         data = await exported(CampaignService(store), campaign_id)
     finally:
         await store.close()
-    return Source(path, campaign_id, head, at, data)
+    return Source(path, campaign_id, head, at, data, len(block.play))
 
 
-def cold_forks(kind: str, where: str, prefix: str, campaign_id: str, at: int) -> list[float]:
-    """The fork's time (ms) in each of five fresh processes."""
-    took = []
-    for _ in range(PROCESSES):
-        done = subprocess.run(
-            [sys.executable, "-c", FORK_ONCE, kind, where, prefix, campaign_id, str(at)],
-            cwd=ROOT,
-            capture_output=True,
-            timeout=120,
-            check=True,
-        )
-        took.append(json.loads(done.stdout)["ms"])
-    return took
+def cold_fork(kind: str, where: str, prefix: str, campaign_id: str, at: int) -> int:
+    """The events a fresh process reads to fork ``campaign_id`` at ``at``."""
+    done = subprocess.run(
+        [sys.executable, "-c", FORK_ONCE, kind, where, prefix, campaign_id, str(at)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=600,
+        check=True,
+    )
+    figures = json.loads(done.stdout)
+    print(f"cold fork of a {LONG}-event campaign: {figures}")  # the figure, shown with -s
+    events_read: int = figures["events_read"]
+    return events_read
 
 
 async def assert_prepared(store: EventStore, campaign_id: str, head: int) -> None:
@@ -133,9 +147,10 @@ async def import_into(store: EventStore, source: Source) -> None:
     await assert_prepared(store, source.campaign_id, source.head)
 
 
-def assert_cheap(took: list[float]) -> None:
-    median = statistics.median(took)
-    assert median <= COLD_FORK_LIMIT_MS, f"cold forks took {took} ms (median {median:.2f})"
+def assert_cheap(source: Source, events_read: int) -> None:
+    """As ``test_points_scale`` asks of a campaign played in its store: the head from its
+    snapshot and the fork's own start, nowhere near the history."""
+    assert events_read < 2 * source.block + 10, f"a cold fork read {events_read} of {LONG}"
 
 
 @pytest.fixture
@@ -155,7 +170,7 @@ def cluster_prefix(redis_cluster_url: str, prefix: str) -> Iterator[str]:
     asyncio.run(delete_prefix(redis_cluster_url, prefix))
 
 
-def test_an_imported_long_campaign_forks_cold_on_sqlite_within_milliseconds(
+def test_an_imported_long_campaign_forks_cold_on_sqlite_from_a_few_events(
     source: Source, tmp_path: Path
 ) -> None:
     target = tmp_path / "target.sqlite3"
@@ -168,11 +183,11 @@ def test_an_imported_long_campaign_forks_cold_on_sqlite_within_milliseconds(
             await store.close()
 
     asyncio.run(run())
-    assert_cheap(cold_forks("sqlite", str(target), "", source.campaign_id, source.at))
+    assert_cheap(source, cold_fork("sqlite", str(target), "", source.campaign_id, source.at))
 
 
 @pytest.mark.redis
-def test_an_imported_long_campaign_forks_cold_on_redis_within_milliseconds(
+def test_an_imported_long_campaign_forks_cold_on_redis_from_a_few_events(
     source: Source, redis_url: str, redis_prefix: str
 ) -> None:
     async def run() -> None:
@@ -183,11 +198,11 @@ def test_an_imported_long_campaign_forks_cold_on_redis_within_milliseconds(
             await store.close()
 
     asyncio.run(run())
-    assert_cheap(cold_forks("redis", redis_url, redis_prefix, source.campaign_id, source.at))
+    assert_cheap(source, cold_fork("redis", redis_url, redis_prefix, source.campaign_id, source.at))
 
 
 @pytest.mark.redis
-def test_a_long_campaign_migrated_to_a_cluster_forks_cold_within_milliseconds(
+def test_a_long_campaign_migrated_to_a_cluster_forks_cold_from_a_few_events(
     source: Source, redis_cluster_url: str, cluster_prefix: str
 ) -> None:
     async def run() -> None:
@@ -202,5 +217,6 @@ def test_a_long_campaign_migrated_to_a_cluster_forks_cold_within_milliseconds(
             await to_store.close()
 
     asyncio.run(run())
-    took = cold_forks("redis", redis_cluster_url, cluster_prefix, source.campaign_id, source.at)
-    assert_cheap(took)
+    assert_cheap(
+        source, cold_fork("redis", redis_cluster_url, cluster_prefix, source.campaign_id, source.at)
+    )

@@ -6,7 +6,7 @@ import asyncio
 
 from server.live.outbox import Drain, Frame, Outbox
 
-WAIT_S = 5.0
+WAIT_S = 30.0
 
 
 class Peer:

@@ -7,7 +7,7 @@ import asyncio
 from server.live.presence import Elsewhere, Roster, Seated, Sharing, decode, encode, merged
 from server.store.base import StoreUnavailable
 
-WAIT_S = 5.0
+WAIT_S = 30.0
 
 
 class Clock:

@@ -17,7 +17,7 @@ from tests.support.polling import eventually
 
 ROLL = "roll"
 HOLD = "hold"
-DUE_TIMEOUT_S = 10.0
+DUE_TIMEOUT_S = 60.0
 
 
 class Table:

@@ -20,6 +20,7 @@ from tests.redis_cluster_support import OwnCluster, own_cluster
 from tests.redis_support import delete_prefix
 from tests.server.store.conformance import StoreConformance
 from tests.server.store.helpers import LONG_WAIT_S, Heard
+from tests.support.polling import Deadline
 
 pytestmark = pytest.mark.redis
 
@@ -150,13 +151,12 @@ async def test_the_feed_follows_a_watched_campaign_to_its_new_node_and_resumes(
 async def eventually(call: Callable[[], Awaitable[T]]) -> T:
     """``call()`` as a client would make it: again while the store says it is unavailable (a
     failover under way), until it answers."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + LONG_WAIT_S
+    deadline = Deadline("the store to follow the failover", LONG_WAIT_S)
     while True:
         try:
             return await call()
-        except StoreUnavailable:
-            assert loop.time() < deadline, "the store did not follow the failover"
+        except StoreUnavailable as error:
+            deadline.check(error)
             await asyncio.sleep(0.1)  # a client's pause before it tries again
 
 

@@ -14,10 +14,13 @@ from redis.asyncio.connection import Connection
 
 from server.store.redis_link import Link
 from tests.redis_support import own_redis
+from tests.support.polling import Deadline
 
 pytestmark = pytest.mark.redis
 
-WAIT_S = 5.0
+WAIT_S = 60.0
+"""Only stops a hang. The outer wait raises the builtin TimeoutError, never redis's: the type of
+the error says which timeout fired, so no test holds the time under a bound."""
 
 
 def link_to(url: str, *, timeout: float = 2.0, name: str = "tabletale-test-link") -> Link:
@@ -102,7 +105,7 @@ async def test_a_server_that_never_answers_fails_commands_after_the_timeout() ->
         started = loop.time()
         with pytest.raises(redis.exceptions.TimeoutError):
             await asyncio.wait_for(link.execute("PING"), WAIT_S)
-        assert 0.25 <= loop.time() - started < 2.0
+        assert loop.time() - started >= 0.25, "the link waited out its timeout"
     finally:
         await link.close()
         for writer in accepted:
@@ -123,7 +126,7 @@ async def test_a_paused_redis_fails_commands_after_the_timeout_then_recovers(
             started = loop.time()
             with pytest.raises(redis.exceptions.TimeoutError):
                 await asyncio.wait_for(link.execute("ECHO", b"paused"), WAIT_S)
-            assert 0.45 <= loop.time() - started < 2.0
+            assert loop.time() - started >= 0.45, "the link waited out its timeout"
             server.resume()
             assert await link.execute("ECHO", b"back") == b"back"
         finally:
@@ -140,22 +143,26 @@ async def test_after_a_timeout_commands_fail_fast_until_a_connection_opens_again
         try:
             assert await link.execute("ECHO", b"up") == b"up"
             server.pause()
+            started = loop.time()
             with pytest.raises(redis.exceptions.TimeoutError):
                 await asyncio.wait_for(link.execute("ECHO", b"stuck"), WAIT_S)
-            # The reconnection hangs on the frozen server; callers do not each wait it out.
+            stuck = loop.time() - started
+            # The reconnection hangs on the frozen server; callers do not each wait it out: each
+            # fails in a fraction of the time the stuck command waited, measured in this run.
             for _ in range(3):
                 started = loop.time()
                 with pytest.raises(redis.exceptions.ConnectionError):
                     await asyncio.wait_for(link.execute("ECHO", b"again"), WAIT_S)
-                assert loop.time() - started < 0.75
+                failed = loop.time() - started
+                assert failed < stuck / 2, (failed, stuck)
             server.resume()
-            deadline = loop.time() + WAIT_S
+            deadline = Deadline("the link to reconnect", WAIT_S)
             while True:  # the next attempts reconnect once the server answers
                 try:
                     assert await link.execute("ECHO", b"back") == b"back"
                     break
-                except redis.exceptions.ConnectionError:
-                    assert loop.time() < deadline, "the link did not reconnect"
+                except redis.exceptions.ConnectionError as error:
+                    deadline.check(error)
                     await asyncio.sleep(0.05)  # a retry interval, as a caller would
         finally:
             server.resume()
