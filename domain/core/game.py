@@ -9,6 +9,7 @@ field named ``rng``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
@@ -216,6 +217,13 @@ def action_id(action: msgspec.Struct) -> str:
 
     ``Dream(mode="alone", dreamer="gil")`` tagged ``"dream"`` becomes ``"dream:alone:gil"``.
     """
+    try:
+        return _remembered_id(action)
+    except TypeError:  # a Struct that is not frozen, or holds a list, cannot be hashed
+        return _spelled_id(action)
+
+
+def _spelled_id(action: msgspec.Struct) -> str:
     kind = type(action)
     tag = _TAGS.get(kind)
     if tag is None:
@@ -236,3 +244,10 @@ def action_id(action: msgspec.Struct) -> str:
         else:
             parts.append(str(value))
     return ":".join(parts)
+
+
+_remembered_id = functools.lru_cache(maxsize=4096)(_spelled_id)
+"""Ids spelled once per distinct action: every listing makes its actions anew, and a game's
+actions are few (a frozen action Struct hashes and compares by its type and fields, so equal
+actions have one id; a field's type never changes, so ``1`` and ``True`` never share a field).
+The cache is bounded and shared by threads safely; it changes no result."""

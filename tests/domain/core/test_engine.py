@@ -80,3 +80,21 @@ def test_action_id_spells_tag_and_fields() -> None:
         note: str | None = None
 
     assert action_id(Pay("gil", (4, 6))) == "pay:gil:4+6:false:-"
+
+
+def test_action_id_is_the_same_remembered_or_not() -> None:
+    class Pay(msgspec.Struct, frozen=True, tag="pay"):
+        dreamer: str
+        all_in: bool = False
+
+    class Move(msgspec.Struct, tag="move"):  # not frozen: cannot be hashed, spelled each time
+        steps: list[int]
+
+    class Count(msgspec.Struct, frozen=True, tag="count"):
+        n: int
+
+    # equal actions share their id; unequal ones that hash alike (True and 1) do not mix
+    assert [action_id(Pay("gil", True)), action_id(Pay("gil", True))] == ["pay:gil:true"] * 2
+    assert action_id(Count(1)) == "count:1" and action_id(Pay("ennis")) == "pay:ennis:false"
+    assert action_id(Move([1, 2])) == "move:[1, 2]"
+    assert action_id(Move([3])) == "move:[3]"
