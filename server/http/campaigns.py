@@ -12,6 +12,7 @@ from server.campaigns.tokens import is_private
 from server.context import context
 from server.context import create_campaign as create
 from server.errors import ApiError
+from server.http import unplayed
 from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
 from server.protocol.messages import (
     CampaignOut,
@@ -60,7 +61,10 @@ async def list_campaigns(request: Request) -> Response:
 async def get_campaign(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
-    seat = await seat_of(request)
+    seat = await seat_of(request)  # a private campaign's entry is for its seats
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.campaign(ctx, cid, ruleset)
     info = await ctx.service.info(cid)
     entries = await ctx.catalog.entries([info])
     if seat is None:

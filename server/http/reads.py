@@ -10,6 +10,7 @@ from projections.views import view_at
 from server.campaigns.points import Points
 from server.campaigns.service import SEED_HASH
 from server.context import context
+from server.http import unplayed
 from server.http.respond import campaign_id, endpoint, json, query, seat_of
 from server.protocol.messages import (
     Count,
@@ -43,6 +44,9 @@ async def events(request: Request) -> Response:
     seat = await seat_of(request)
     asked = query(request, EventsQuery)
     after, limit = asked.after, min(asked.limit, MAX_EVENTS)
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.events(ctx, cid, ruleset, seat, after=after, limit=limit)
     head = await ctx.spectators.head_for(await ctx.service.head(cid), seat)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
@@ -103,6 +107,9 @@ async def timeline_of(request: Request) -> Response:
     cid = campaign_id(request)
     seat = await seat_of(request)
     asked = query(request, TimelineQuery)
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.timeline(ctx, cid, ruleset, after=asked.after, limit=asked.limit)
     version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
     # The points as of the version the lines reach, around the version asked for.
     head = await ctx.service.head(cid)
