@@ -131,6 +131,7 @@ class Spectators:
                     parent=entry.parent,
                     fork_version=entry.fork_version,
                     known_luck=entry.known_luck,
+                    ruleset=entry.ruleset,
                 )
             )
         return seen
