@@ -109,7 +109,7 @@ class CatalogRunner:
         except UnsupportedRuleset:
             ruleset = await self._source.ruleset(info.id)
             if entry is None or entry.played:
-                log.warning("Campaign %s is listed, not played: %s", info.id, ruleset.unplayed)
+                log.info("Campaign %s is listed, not played: %s", info.id, ruleset.unplayed)
             entry = unplayed_entry(
                 ruleset,
                 campaign_id=info.id,

@@ -13,6 +13,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
+from domain.core.errors import UnsupportedRuleset
 from domain.core.game import Game
 from projections.catalog import StoredRuleset
 from projections.runner import CatalogRunner
@@ -53,6 +54,9 @@ class CatalogSource:
         return list(await self._service.catalog(offset=offset, limit=limit, listed_only=True))
 
     async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
+        unplayed = await self._service.unplayed(campaign_id)
+        if unplayed is not None:  # known from its first event, read once for the entry too
+            raise UnsupportedRuleset(unplayed.unplayed or "")
         head = await self._service.head(campaign_id)
         return head.game, head.version, head.state
 

@@ -48,6 +48,19 @@ def recorded_of(stored: StoredEvent) -> Recorded[Any]:
     )
 
 
+def rewind_of(recorded: Recorded[Any]) -> Recorded[Any]:
+    """``recorded`` (plain data) with a stored rewind as the core event :class:`Rewound`, which
+    every game shares: what reading a stream's rewinds needs, whatever its game."""
+    event = recorded.event
+    if (
+        isinstance(event, dict)
+        and event.get("type") == _REWOUND
+        and isinstance(event.get("to"), int)
+    ):
+        return msgspec.structs.replace(recorded, event=Rewound(event["to"]))
+    return recorded
+
+
 async def read_stored(
     store: EventStore, campaign_id: str, after: int = 0, until: int | None = None, limit: int = PAGE
 ) -> list[Recorded[Any]]:
@@ -84,15 +97,9 @@ def stored_lines(
     lines: list[Line] = []
     for each in recorded:
         kind = _type_of(each.event)
-        rewound_to = None
-        event: Any = None
-        if kind == _REWOUND and isinstance(each.event, dict):
-            rewound_to = each.event.get("to")
-            if isinstance(rewound_to, int):
-                event = Rewound(rewound_to)
-            else:
-                rewound_to = None
-        move = moves.see(msgspec.structs.replace(each, event=event))
+        counted = rewind_of(each)
+        rewound_to = counted.event.to if isinstance(counted.event, Rewound) else None
+        move = moves.see(counted)  # it reads the seat, the settling and a rewind's target
         if kind == _CREATED:
             text = (
                 f"A campaign of {ruleset.game} began under the ruleset {ruleset.ruleset!r}, "
@@ -100,7 +107,7 @@ def stored_lines(
                 "kind, without the game's own words."
             )
         elif rewound_to is not None:
-            text = f"Rewound to version {rewound_to} ({kind})."
+            text = f"The campaign was rewound to version {rewound_to}."
         else:
             by = "" if each.seat is None else f", by seat {each.seat}"
             text = f"Stored event {kind}{by}."

@@ -22,7 +22,8 @@ def payload(event: dict[str, Any], *, hash: str, seat: str | None = None, at_ms:
     return msgspec.msgpack.encode([event, hash, seat, None, at_ms, True])
 
 
-def stream(game: str, ruleset: str, *, moves: int = 3) -> list[bytes]:
+def stream(game: str, ruleset: str, *, moves: int = 3, rewind_to: int | None = None) -> list[bytes]:
+    """Its creation, ``moves`` events by the seats in turn, and a rewind to ``rewind_to``."""
     created = {
         "type": "campaign/created",
         "game": game,
@@ -37,6 +38,9 @@ def stream(game: str, ruleset: str, *, moves: int = 3) -> list[bytes]:
         seat = ("gil", "ennis")[move % 2]
         event = {"type": f"{game}/moved", "to": move, "hidden_card": f"card-{move}"}
         events.append(payload(event, hash=f"{move + 1:032x}", seat=seat, at_ms=2_000 + move))
+    if rewind_to is not None:
+        rewound = {"type": "campaign/rewound", "to": rewind_to}
+        events.append(payload(rewound, hash=f"{rewind_to:032x}", seat="gil", at_ms=3_000))
     return events
 
 
@@ -47,6 +51,7 @@ async def store_unplayed(
     ruleset: str,
     *,
     moves: int = 3,
+    rewind_to: int | None = None,
     attrs: dict[str, str] | None = None,
     listed: bool = True,
 ) -> CampaignInfo:
@@ -56,6 +61,6 @@ async def store_unplayed(
         game,
         now_ms=5_000,
         attrs=attrs or {"seed_hash": "c" * 32},
-        events=stream(game, ruleset, moves=moves),
+        events=stream(game, ruleset, moves=moves, rewind_to=rewind_to),
         listed=listed,
     )

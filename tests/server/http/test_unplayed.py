@@ -170,3 +170,23 @@ async def test_a_seat_exports_a_raw_file_that_an_import_here_refuses_in_words(
     assert msgspec.json.decode(raw[3])["event"]["hidden_card"] == "card-0"
     with pytest.raises(UnplayedRuleset, match="keep the file, a server that plays"):
         read_export(raw)
+
+
+async def test_its_lineage_and_a_stored_rewind_read_without_its_rules(
+    live: Live, api: httpx.AsyncClient
+) -> None:
+    assert live.redis_url is not None and live.prefix is not None
+    store = RedisStore.from_url(live.redis_url, prefix=live.prefix)
+    try:
+        await store_unplayed(store, "rewound", *NEWER, moves=4, rewind_to=3)
+    finally:
+        await store.close()
+    lines = (await api.get("/api/campaigns/rewound/timeline")).json()["lines"]
+    assert lines[-1]["text"] == "The campaign was rewound to version 3."
+    assert (lines[-1]["version"], lines[-1]["rewound_to"]) == (6, 3)
+    assert [line.get("move", 0) for line in lines] == [0, 1, 2, 3, 4, 2]
+    lineage = await api.get("/api/campaigns/rewound/lineage")
+    assert lineage.status_code == 200, lineage.text
+    branches = lineage.json()["branches"]
+    assert {branch["outcome"] for branch in branches if branch["kind"] == "root"} == {"unknown"}
+    assert [branch["kind"] for branch in branches].count("undone") == 1
