@@ -1,5 +1,5 @@
 """Campaigns of a ruleset this server does not play, on the real server and Redis: listed and
-counted, read as stored, exported raw; states, actions and forks refused in words."""
+counted, read as stored, exported raw; states, actions, forks and sockets refused in words."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
+from starlette import status
+from websockets.exceptions import ConnectionClosed
 
 from server.campaigns.played import played_rulesets
 from server.campaigns.tokens import token_attrs
@@ -16,7 +18,7 @@ from server.export.errors import UnplayedRuleset
 from server.export.format import RAW
 from server.export.reading import read_export
 from server.store.redis_store import RedisStore
-from tests.server.conftest import Live, auth
+from tests.server.conftest import Live, auth, socket_to
 from tests.support.polling import eventually
 from tests.support.unplayed import ABSENT, NEWER, store_unplayed
 
@@ -190,3 +192,13 @@ async def test_its_lineage_and_a_stored_rewind_read_without_its_rules(
     branches = lineage.json()["branches"]
     assert {branch["outcome"] for branch in branches if branch["kind"] == "root"} == {"unknown"}
     assert [branch["kind"] for branch in branches].count("undone") == 1
+
+
+async def test_a_socket_to_it_is_told_why_and_closed(live: Live, stored: dict[str, str]) -> None:
+    async with socket_to(live, "newer") as player:
+        await player.send({"type": "hello", "token": TOKEN})
+        error = await player.expect("error")
+        assert error["code"] == "unsupported_ruleset" and repr(NEWER[1]) in error["message"]
+        with pytest.raises(ConnectionClosed):
+            await player.recv()
+        assert player.connection.close_code == status.WS_1008_POLICY_VIOLATION
