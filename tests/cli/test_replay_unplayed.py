@@ -72,3 +72,18 @@ def test_export_writes_a_raw_file_and_says_so(
     assert [line["version"] for line in lines[2:-1]] == [1, 2, 3, 4, 5]
     assert main(["import", str(target), "--store", f"sqlite:{tmp_path / 'other'}"]) == 1
     assert "does not play lantern-keep" in capsys.readouterr().err
+
+
+def test_migrate_copies_it_byte_for_byte_and_says_it_was_not_replayed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, target = tmp_path / "from", tmp_path / "to"
+    source.mkdir()
+    target.mkdir()
+    stored(source, "newer", *NEWER)
+    stored(source, "absent", *ABSENT)
+    assert main(["migrate", "--from", f"sqlite:{source}", "--to", f"sqlite:{target}"]) == 0
+    out = capsys.readouterr().out
+    assert "2 campaigns stored" in out and "0 divergences" in out
+    assert "2 campaigns recorded under a ruleset this server does not play" in out
+    assert main(["replay", "newer", "--verify", "--store", f"sqlite:{target}"]) == UNPLAYED
