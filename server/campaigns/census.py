@@ -14,7 +14,7 @@ import logging
 import msgspec
 
 from server.campaigns.played import Rulesets, played_rulesets
-from server.store.base import StoreError, UnknownCampaign
+from server.store.base import UnknownCampaign
 from server.store.contract import EventStore
 
 log = logging.getLogger("tabletale.census")
@@ -38,6 +38,8 @@ class Count(msgspec.Struct, frozen=True):
     """Those per ruleset, by name, sorted."""
 
     def words(self) -> str:
+        if not self.campaigns:
+            return "No campaign is stored yet."
         if not self.unplayed:
             return f"All {self.campaigns:,} stored campaigns are on rulesets this server plays."
         which = ", ".join(f"{name!r} ({count:,})" for name, count in self.rulesets.items())
@@ -114,6 +116,6 @@ class Census:
                     said = count
             except asyncio.CancelledError:
                 raise
-            except StoreError as error:  # an outage must not end the census
+            except Exception as error:  # a store outage must not end the census
                 log.warning("Counting the stored campaigns' rulesets failed: %s", error)
             await asyncio.sleep(interval)
