@@ -42,6 +42,10 @@ class StoredRuleset(msgspec.Struct, frozen=True):
 
 
 class CatalogEntry(msgspec.Struct, frozen=True):
+    """A campaign as the catalog lists it. Every stored campaign has one: ``ruleset`` names the
+    ruleset it was recorded under and ``played`` whether this server plays it; one it does not
+    play has ``status`` ``unknown`` and ``unplayed``, the reason in a sentence."""
+
     id: str
     game: str
     status: Status

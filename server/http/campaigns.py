@@ -39,7 +39,8 @@ async def create_campaign(request: Request) -> Response:
 
 
 @operation(
-    "The catalog, newest first, private campaigns left out.",
+    "The catalog, newest first, private campaigns left out; campaigns of a ruleset this server "
+    "does not play are listed too (played: false).",
     CatalogPage,
     query={"offset": Count, "limit": Limit},
 )

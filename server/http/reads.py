@@ -32,7 +32,8 @@ MAX_EVENTS = 1000
 
 
 @operation(
-    "The viewer's copy of the events.",
+    "The viewer's copy of the events; as stored (raw: true) for a ruleset this server does not "
+    "play: whole for a seat's holder, their type alone for a spectator.",
     EventsOut,
     query={"after": Count, "limit": Limit},
     seat_token=True,
@@ -96,7 +97,8 @@ async def state(request: Request) -> Response:
 
 
 @operation(
-    "The readable log.",
+    "The readable log; for a ruleset this server does not play, one line per stored event, "
+    "without the game's words.",
     TimelineOut,
     query={"after": Count, "limit": Limit, "near": Version},
     seat_token=True,

@@ -6,6 +6,8 @@ import msgspec
 
 
 class ReadyOut(msgspec.Struct, frozen=True):
+    """The server is ready; how many stored campaigns it cannot play, and which rulesets."""
+
     ready: bool
     counted: bool
     """Whether the stored campaigns' rulesets have been counted yet (after startup's first pass
