@@ -25,18 +25,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from domain.core.engine import (
-    check_ruleset,
     evolve,
     waits,
 )
 from domain.core.errors import DomainError
-from domain.core.events import CampaignCreated, Rewound
+from domain.core.events import Rewound
 from domain.core.game import Step
-from domain.games import get_game
-from server.campaigns.codec import Recorded, codec_for
+from server.campaigns.codec import Recorded
 from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
 from server.campaigns.keyed_lock import KeyedLock
+from server.campaigns.played import created_of, game_for
 from server.campaigns.results import Acted
 from server.ops.phases import mark
 from server.store.base import AppendResult, CampaignInfo, StoredEvent, StoreError, VersionConflict
@@ -198,12 +197,11 @@ class HeadRepository:
 
     async def _facts_of(self, info: CampaignInfo) -> Facts:
         campaign_id = info.id
-        game = get_game(info.game)
         first = await self.store.read(campaign_id, 0, 1)
-        created = codec_for(game).decode(first[0].data).event
-        assert isinstance(created, CampaignCreated)
-        # A snapshot may spare the fold its first event: the ruleset is checked here too.
-        check_ruleset(game, created)
+        created = created_of(first[0].data)
+        # A snapshot may spare the fold its first event: the ruleset is checked here too, in
+        # words that name the rulesets this server plays (a game not installed included).
+        game = game_for(created)
         return Facts(
             campaign_id,
             game,
