@@ -45,9 +45,9 @@ def test_a_view_that_shows_another_seats_hand_is_caught(
 ) -> None:
     text = _broken(LeakyView(), capsys, monkeypatch)
     assert _promises(text) == {"views-hide"}
-    assert re.search(r"version \d+\): no seat's view.*The view of seat 'isla' changed", text)
+    assert re.search(r"version \d+\): no seat's view.*The view channel: the view of seat 'isla' changed", text)
     assert "field your_lamps" in text
-    assert "  broken  no seat's view, nor the spectator's" in text
+    assert "  broken  no seat's view or legal actions, nor the spectator's" in text
 
 
 def test_a_rule_that_reads_the_clock_is_caught(
