@@ -53,12 +53,13 @@ def across_processes(game: Game, spec: str | None, budget: Budget) -> list[Broke
     """The first playthrough, if any, that another process plays differently; a game with no
     spec another process can load from is told so."""
     seeds = list(range(budget.seed, budget.seed + budget.playthroughs))
+    ruleset = game.info.ruleset
     if spec is None:
         detail = (
             "The game could not be named for another process to load (give check-game an "
             "installed name or the game package's folder), so this was not checked."
         )
-        return [Broken(PROMISE, detail)]
+        return [Broken(PROMISE, detail, ruleset=ruleset)]
     moves = moves_for(game, budget)
     here = streams(game, seeds, moves, budget.options)
     hash_seed = other_hash_seed()
@@ -79,7 +80,7 @@ def across_processes(game: Game, spec: str | None, budget: Budget) -> list[Broke
     if done.returncode != 0:
         tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
         detail = f"The game could not be played in another process: {tail[0]}"
-        return [Broken(PROMISE, detail)]
+        return [Broken(PROMISE, detail, ruleset=ruleset)]
     there: dict[int, list[str]] = {}
     for line in done.stdout.splitlines():
         seed, events = json.loads(line)
@@ -98,7 +99,7 @@ def across_processes(game: Game, spec: str | None, budget: Budget) -> list[Broke
             "game depends on the order of a set or a dict of strings, or on something else a "
             "process does not share (a module-level cache, an id)."
         )
-        return [Broken(PROMISE, detail, seed, version, seats_for(game, seed))]
+        return [Broken(PROMISE, detail, seed, version, seats_for(game, seed), ruleset)]
     return []
 
 
