@@ -25,7 +25,7 @@ from domain.core.game import Game, Sampled
 from domain.core.rng import Chance, Rng
 from domain.kit.playthrough import Played
 from domain.kit.promises import Broken
-from domain.kit.renaming import kept, renamed, renaming
+from domain.kit.renaming import Places, kept, renamed, renaming
 from domain.kit.words import difference, short, who
 
 CHANNELS_SALT = "kit-channels"
@@ -40,6 +40,7 @@ def channels_broken(game: Game, played: Played) -> Iterator[Broken]:
         return
     viewers: tuple[str | None, ...] = (*played.seats, None)
     events_found = timeline_found = False
+    places = Places()
     seen_before: dict[str | None, frozenset[str]] = {}
     """For each viewer, the words in its sight in the state before the event."""
     for version, (event, state) in enumerate(zip(played.events, played.states, strict=True), 1):
@@ -53,13 +54,12 @@ def channels_broken(game: Game, played: Played) -> Iterator[Broken]:
                 )
                 yield _broken(played, "events-hide", version, detail)
                 return
+            seen = places.of(state, world)
             before = seen_before.get(viewer, frozenset())
-            seen_before[viewer] = kept(state, world)
+            seen_before[viewer] = kept(seen)
             if isinstance(event, _CORE):
                 continue
-            names = {
-                word: other for word, other in renaming(state, world).items() if word not in before
-            }
+            names = {word: other for word, other in renaming(seen).items() if word not in before}
             if not names:
                 continue
             other = renamed(event, names)

@@ -24,9 +24,70 @@ SKIPPED = frozenset({"rng"})
 Names = dict[str, str]
 
 
-def renaming(state: Any, world: Any) -> Names:
-    """Each word of ``state`` that stands, in ``world``, where only another one does."""
-    seen = _places(state, world)
+class Places:
+    """Each word of a state and the words its sampled world holds in its places.
+
+    A sampler shares what it leaves alone with the state it came from, so a part that is the
+    same object in both holds only words kept in place: its words are read once and remembered
+    by the part (for as long as this object lives: one playthrough).
+    """
+
+    def __init__(self) -> None:
+        self._words: dict[int, tuple[Any, frozenset[str]]] = {}
+
+    def of(self, state: Any, world: Any) -> dict[str, set[str]]:
+        seen: dict[str, set[str]] = {}
+        self._pair(state, world, seen)
+        return seen
+
+    def _pair(self, one: Any, other: Any, seen: dict[str, set[str]]) -> None:
+        kind = type(one)
+        if kind is not type(other):
+            return
+        if kind is str:
+            seen.setdefault(one, set()).add(other)
+        elif one is other:
+            for word in self.words(one):
+                seen.setdefault(word, set()).add(word)
+        elif isinstance(one, msgspec.Struct):
+            for name in one.__struct_fields__:
+                if name not in SKIPPED:
+                    self._pair(getattr(one, name), getattr(other, name), seen)
+        elif kind is tuple or kind is list:
+            if len(one) == len(other):
+                for a, b in zip(one, other, strict=True):
+                    self._pair(a, b, seen)
+        elif kind is dict and one.keys() == other.keys():
+            for key in one:
+                self._pair(one[key], other[key], seen)
+
+    def words(self, part: Any) -> frozenset[str]:
+        """Every word ``part`` holds (the generator's field left out)."""
+        if type(part) is str:
+            return frozenset((part,))
+        known = self._words.get(id(part))
+        if known is not None and known[0] is part:
+            return known[1]
+        found: set[str] = set()
+        if isinstance(part, msgspec.Struct):
+            for name in part.__struct_fields__:
+                if name not in SKIPPED:
+                    found |= self.words(getattr(part, name))
+        elif type(part) is tuple or type(part) is list:
+            for item in part:
+                found |= self.words(item)
+        elif type(part) is dict:
+            for item in part.values():
+                found |= self.words(item)
+        words = frozenset(found)
+        if isinstance(part, msgspec.Struct | tuple):  # kept only for parts that cannot change
+            self._words[id(part)] = (part, words)
+        return words
+
+
+def renaming(seen: dict[str, set[str]]) -> Names:
+    """Each word that stands, in the world, where only another one does (``seen`` as
+    :meth:`Places.of` gives it)."""
     return {
         word: next(iter(others))
         for word, others in seen.items()
@@ -34,35 +95,10 @@ def renaming(state: Any, world: Any) -> Names:
     }
 
 
-def kept(state: Any, world: Any) -> frozenset[str]:
-    """The words of ``state`` that ``world`` keeps wherever they stand: those in sight (and a
-    hidden one the sampler happened to leave in place)."""
-    return frozenset(word for word, others in _places(state, world).items() if others == {word})
-
-
-def _places(state: Any, world: Any) -> dict[str, set[str]]:
-    seen: dict[str, set[str]] = {}
-    _pair(state, world, seen)
-    return seen
-
-
-def _pair(one: Any, other: Any, seen: dict[str, set[str]]) -> None:
-    kind = type(one)
-    if kind is not type(other):
-        return
-    if kind is str:
-        seen.setdefault(one, set()).add(other)
-    elif isinstance(one, msgspec.Struct):
-        for name in one.__struct_fields__:
-            if name not in SKIPPED:
-                _pair(getattr(one, name), getattr(other, name), seen)
-    elif kind is tuple or kind is list:
-        if len(one) == len(other):
-            for a, b in zip(one, other, strict=True):
-                _pair(a, b, seen)
-    elif kind is dict and one.keys() == other.keys():
-        for key in one:
-            _pair(one[key], other[key], seen)
+def kept(seen: dict[str, set[str]]) -> frozenset[str]:
+    """The words the world keeps wherever they stand: those in sight (and a hidden one the
+    sampler happened to leave in place)."""
+    return frozenset(word for word, others in seen.items() if others == {word})
 
 
 def renamed(value: Any, names: Names) -> Any:
