@@ -64,30 +64,42 @@ def reseedings_that_moved(game: Game, played: Played, waiting: set[str]) -> set[
     return moved
 
 
-def chance_broken(game: Game, played: list[Played]) -> list[Broken]:
-    """A reseeding after which every playthrough dealt the same at every step, if any: luck
-    that does not move with the generator. (One playthrough may draw no luck at all, as a
-    chapter abandoned at once; all of them together must.)"""
-    if not game.info.chance or not played:
-        return []
-    waiting = set(variants(0))
-    for one in played:
-        waiting -= reseedings_that_moved(game, one, waiting)
-        if not waiting:
+class ChanceWatch:
+    """The reseedings that have not yet dealt differently, over one playthrough after another.
+    (One playthrough may draw no luck at all, as a chapter abandoned at once; all of them
+    together must.)"""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.waiting = set(variants(0)) if game.info.chance else set()
+        self.seen: list[Played] = []
+
+    def see(self, played: Played) -> None:
+        """Try the reseedings still waiting on ``played`` (one cut short by a broken promise
+        is left out: what broke is named already)."""
+        if played.broken or not self.waiting:
+            return
+        self.seen.append(Played(played.seed, played.seats))  # its seed and seats, for the report
+        self.waiting -= reseedings_that_moved(self.game, played, self.waiting)
+
+    def broken(self) -> list[Broken]:
+        """Luck that did not move with the generator in any playthrough, if so."""
+        if not self.waiting or not self.seen:
             return []
-    seeds = f"seeds {played[0].seed}-{played[-1].seed}"
-    return [
-        Broken(
-            "chance-from-the-generator",
-            f"Reseeded with {name} at the set-up and at every decision point of {len(played)} "
-            f"playthroughs ({seeds}), the game dealt the same every time: its chance does not "
-            "come from the campaign's generator (the state's rng, drawn through Chance), as a "
-            "random.Random(seed) of its own would not.",
-            played[0].seed,
-            seats=played[0].seats,
-        )
-        for name in sorted(waiting)
-    ]
+        first, last = self.seen[0], self.seen[-1]
+        return [
+            Broken(
+                "chance-from-the-generator",
+                f"Reseeded with {name} at the set-up and at every decision point of "
+                f"{len(self.seen)} playthroughs (seeds {first.seed}-{last.seed}), the game "
+                "dealt the same every time: its chance does not come from the campaign's "
+                "generator (the state's rng, drawn through Chance), as a random.Random(seed) of "
+                "its own would not.",
+                first.seed,
+                seats=first.seats,
+            )
+            for name in sorted(self.waiting)
+        ]
 
 
 Take = Callable[[Any], list[Any] | None]

@@ -26,8 +26,9 @@ from domain.core.events import CoreEvent, Options, Reseeded
 from domain.core.game import CheckedContent, Game, LegalAction, Sampled
 from domain.core.hashing import state_hash
 from domain.core.rng import Chance, Rng
-from domain.kit.chance import chance_broken
+from domain.kit.chance import ChanceWatch
 from domain.kit.channels import channels_broken
+from domain.kit.ending import ends_broken
 from domain.kit.playthrough import Played, play_through
 from domain.kit.promises import Broken
 from domain.kit.snapshots import snapshots_broken
@@ -60,13 +61,12 @@ def check_game(game: Game, budget: Budget | None = None) -> list[Broken]:
     """Every promise ``game`` breaks, first its content's, then each playthrough's in turn."""
     budget = budget or Budget()
     found = content_broken(game)
-    played: list[Played] = []
+    chance = ChanceWatch(game)
     for seed in range(budget.seed, budget.seed + budget.playthroughs):
-        broken, one = check_playthrough(game, budget, seed)
+        broken, played = check_playthrough(game, budget, seed)
         found += broken
-        if not one.broken:
-            played.append(one)
-    found += chance_broken(game, played)
+        chance.see(played)
+    found += chance.broken()
     ruleset = game.info.ruleset
     return [msgspec.structs.replace(broken, ruleset=ruleset) for broken in found]
 
@@ -315,50 +315,6 @@ def replay_broken(game: Game, played: Played) -> Iterator[Broken]:
             detail = f"Replayed, {type(played.events[version - 1]).__name__} leaves another state."
             yield _broken(played, "replay", version, detail)
             return
-
-
-def ends_broken(game: Game, played: Played, moves: int, *, chosen: bool) -> Iterator[Broken]:
-    """A playthrough still running after all the moves it may take, when those reach the
-    longest campaign the game declares (or the game declares none and the budget ``chosen`` no
-    number of moves). In a game played in chapters the longest is one attempt's, so only the
-    moves of the attempt still running count."""
-    if played.broken or played.moves < moves or not played.states:
-        return
-    last = played.states[-1]
-    if game.outcome(last) != "running":
-        return
-    longest = game.info.longest
-    running = _attempt_moves(game, played) if game.info.chapters else played.moves
-    campaign = "attempt at a chapter" if game.info.chapters else "campaign"
-    if longest is None and not chosen:
-        detail = (
-            f"A random playthrough is still running after {played.moves} moves, and the game "
-            f"declares no longest {campaign} (GameInfo.longest) for the kit to play it to."
-        )
-    elif longest is not None and running >= longest:
-        detail = (
-            f"A random playthrough is still running after {running} moves, the longest "
-            f"{campaign} the game declares (GameInfo.longest): it may never end."
-        )
-    else:
-        return
-    yield _broken(played, "ends", played.version, detail)
-
-
-def _attempt_moves(game: Game, played: Played) -> int:
-    """How many of the playthrough's last moves the attempt still running has lasted."""
-
-    def attempt(version: int) -> tuple[str | None, int]:
-        progress = game.progress(played.states[version - 1])
-        return progress.chapter, sum(a.won + a.lost for a in progress.attempts)
-
-    now = attempt(played.version)
-    count = 0
-    for version in reversed(played.points[: played.moves]):
-        if attempt(version) != now:
-            break
-        count += 1
-    return count
 
 
 def determinism_broken(game: Game, moves: int, played: Played) -> Iterator[Broken]:
