@@ -135,3 +135,19 @@ def test_a_race_still_running_after_the_longest_it_declares_breaks_ends() -> Non
 
 def test_a_budget_of_fewer_moves_than_the_longest_judges_no_ending() -> None:
     assert check_game(DiceRace(), Budget(playthroughs=3, moves=2)) == []
+
+
+class EndlessChapter(DiceRace):
+    """Played in chapters, each attempt at most 6 moves long, it says; but the race to 1,000
+    never leaves its first attempt."""
+
+    info = msgspec.structs.replace(DiceRace.info, chapters=True, longest=6)
+
+
+def test_an_attempt_at_a_chapter_longer_than_the_longest_declared_breaks_ends() -> None:
+    found = check_game(EndlessChapter(), Budget(playthroughs=2, options={"target": 1000}))
+    assert promises(found) == {"ends"}
+    assert found[0].detail.startswith(
+        "A random playthrough is still running after 6 moves, the longest attempt at a chapter "
+        "the game declares"
+    )
