@@ -41,6 +41,7 @@ def channels_broken(game: Game, played: Played) -> Iterator[Broken]:
     viewers: tuple[str | None, ...] = (*played.seats, None)
     events_found = timeline_found = False
     places = Places()
+    points = set(played.points)
     seen_before: dict[str | None, frozenset[str]] = {}
     """For each viewer, the words in its sight in the state before the event."""
     for version, (event, state) in enumerate(zip(played.events, played.states, strict=True), 1):
@@ -49,6 +50,10 @@ def channels_broken(game: Game, played: Played) -> Iterator[Broken]:
             try:
                 world = game.sample(state, viewer, chance)
             except Exception as error:  # the sampler is the game's: whatever it raises is named
+                if version not in points:
+                    # A search samples only where a seat decides; between, a sampler may
+                    # refuse: the event goes unchecked, and what was in sight before stands.
+                    continue
                 detail = (
                     f"Sampling a world for {who(viewer)} raised {type(error).__name__}: {error}"
                 )
