@@ -29,31 +29,29 @@ TRIALS = 4
 _encoder = msgspec.msgpack.Encoder()
 
 
-def variants(seed: int) -> dict[str, Callable[[Rng], Rng]]:
-    """The reseedings tried, by what they change; each keeps the count of draws, so that only
-    the seed or only the salt differs."""
-    return {
-        "another salt (the same seed)": lambda rng: Rng(rng.seed, rng.draws, RESEEDED_SALT),
-        "another seed (the same salt)": lambda rng: Rng(rng.seed ^ (1 << 32), rng.draws, rng.salt),
-    }
+VARIANTS: dict[str, Callable[[Rng], Rng]] = {
+    "another salt (the same seed)": lambda rng: Rng(rng.seed, rng.draws, RESEEDED_SALT),
+    "another seed (the same salt)": lambda rng: Rng(rng.seed ^ (1 << 32), rng.draws, rng.salt),
+}
+"""The reseedings tried, by what they change; each keeps the count of draws, so that only the
+seed or only the salt differs."""
 
 
 def reseedings_that_moved(game: Game, played: Played, waiting: set[str]) -> set[str]:
-    """Which of the ``waiting`` reseedings (by name, :func:`variants`) dealt differently
+    """Which of the ``waiting`` reseedings (by name, :data:`VARIANTS`) dealt differently
     somewhere in ``played``: at its set-up, or for one of the actions listed at a decision
     point (a few of each seat's, spread over the list)."""
     if not game.info.chance or not played.points:
         return set()
-    tried = variants(played.seed)
     moved: set[str] = set()
     for state, take in _sites(game, played):
         try:
             real = _encoded(take(state))
         except Exception:  # a step that fails is the legal-actions promise's to name
             continue
-        for name in waiting - moved:
+        for name in sorted(waiting - moved):
             try:
-                reseeded = msgspec.structs.replace(state, rng=tried[name](state.rng))
+                reseeded = msgspec.structs.replace(state, rng=VARIANTS[name](state.rng))
                 again = _encoded(take(reseeded))
             except Exception:  # a step a fork cannot take is the forkable promise's to name
                 continue
@@ -71,7 +69,7 @@ class ChanceWatch:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.waiting = set(variants(0)) if game.info.chance else set()
+        self.waiting = set(VARIANTS) if game.info.chance else set()
         self.seen: list[Played] = []
 
     def see(self, played: Played) -> None:
