@@ -165,9 +165,17 @@ def build_parser() -> argparse.ArgumentParser:
     check_game = commands.add_parser(
         "check-game", help="check that a game keeps the promises the server relies on"
     )
-    check_game.add_argument("game", help="an installed game (tabletale games lists them)")
+    check_game.add_argument(
+        "game",
+        help="an installed game (tabletale games lists them), or the folder of a game package",
+    )
     check_game.add_argument("--playthroughs", type=int, default=20)
-    check_game.add_argument("--moves", type=int, default=200, help="actions per playthrough")
+    check_game.add_argument(
+        "--moves",
+        type=int,
+        default=None,
+        help="moves per playthrough (default: the game's longest campaign, else 200)",
+    )
     check_game.add_argument("--seed", type=int, default=1, help="the first playthrough's seed")
     check_game.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a campaign option"

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from cli.game_source import spec_of
+from cli.kit_processes import across_processes
 from domain.core.game import Game
 from domain.kit import Budget, check_game
 
@@ -16,9 +18,12 @@ Check = Callable[..., None]
 
 
 def assert_keeps_promises(game: Game, **budget: Any) -> None:
-    """Fail the test unless ``game`` keeps every promise; ``budget`` as :class:`Budget`'s
-    fields (``playthroughs``, ``moves``, ``seed``, ``options``)."""
-    broken = check_game(game, Budget(**budget))
+    """Fail the test unless ``game`` keeps every promise, in this process and in another;
+    ``budget`` as :class:`Budget`'s fields (``playthroughs``, ``moves``, ``seed``,
+    ``options``)."""
+    chosen = Budget(**budget)
+    broken = check_game(game, chosen)
+    broken += across_processes(game, spec_of(game, ""), chosen)
     if broken:
         pytest.fail("\n".join(str(found) for found in broken), pytrace=False)
 

@@ -61,6 +61,12 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     :attr:`Progress.day` counts."""
     chapter_names: dict[str, str] = msgspec.field(default_factory=dict)
     """Each chapter id (as :attr:`Progress.chapter` gives it) -> its title in the game's words."""
+    longest: int | None = None
+    """The most moves (actions of seats) a campaign takes before it ends, under any options and
+    however it is played; for a game played in chapters, the most one attempt at a chapter takes
+    (a lost chapter may be retried). The game kit's random playthroughs must end within it (a game
+    that declares none is played as far as the kit's default, and named if it is still running
+    there). Like OpenSpiel's ``max_game_length``: a game that never ends fails the kit."""
 
 
 class ChapterAttempts(msgspec.Struct, frozen=True, gc=False):

@@ -102,6 +102,10 @@ class EilaGame:
             hidden_information=True,
             chance=True,
             chapters=True,
+            # One attempt at a chapter (a lost one may be retried forever): the greedy bot's
+            # longest was 381 moves (40 campaigns from each chapter in each mode), random
+            # playthroughs' 61.
+            longest=600,
             seat_names=dict(SEAT_NAMES),
             round_name="day",
             chapter_names={

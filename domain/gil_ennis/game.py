@@ -83,6 +83,8 @@ class GilEnnisGame:
         chance=True,
         seat_names=dict(SEAT_NAMES),
         round_name="day",
+        # Random playthroughs end within 62 moves, the heuristic bot's within 73 (200 each).
+        longest=100,
     )
     options_type: Any = GilEnnisOptions
     event_type: Any = GilEnnisEvent

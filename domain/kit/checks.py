@@ -2,8 +2,14 @@
 
 Each playthrough is played once with every check at every decision point, then again following
 the same choices (the same stream is expected), and its events are sent through MessagePack and
-replayed from nothing (the same hashes are expected). Work is counted in playthroughs and moves,
-never in time, so a run is the same on any machine.
+replayed from nothing (the same hashes are expected). Its states go through a snapshot and back
+(:mod:`domain.kit.snapshots`), each event and timeline line is checked for what it tells each
+viewer (:mod:`domain.kit.channels`), its generator is reseeded (:mod:`domain.kit.chance`), and it
+must end within the longest campaign the game declares. Work is counted in playthroughs and
+moves, never in time, so a run is the same on any machine.
+
+(That the same playthroughs come out the same in another process is checked by the command that
+runs the kit, which may start one: :mod:`cli.kit_processes`.)
 """
 
 from __future__ import annotations
@@ -20,22 +26,31 @@ from domain.core.events import CoreEvent, Options, Reseeded
 from domain.core.game import CheckedContent, Game, LegalAction, Sampled
 from domain.core.hashing import state_hash
 from domain.core.rng import Chance, Rng
+from domain.kit.chance import ChanceWatch
+from domain.kit.channels import channels_broken
+from domain.kit.ending import ends_broken
 from domain.kit.playthrough import Played, play_through
 from domain.kit.promises import Broken
+from domain.kit.snapshots import snapshots_broken
+from domain.kit.untouched import changed_fields, fields_of
+from domain.kit.words import difference, short, spread, who
 
 WORLDS_SALT = "kit-worlds"
 FORK_SALT = "kit-fork"
+DEFAULT_MOVES = 200
+"""How far a playthrough of a game that declares no longest campaign is played."""
 
 _encoder = msgspec.msgpack.Encoder()
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How much to try: playthroughs (seeds ``seed``, ``seed + 1``, ...), actions in each, and
-    at each decision point how many listed actions to take on trial and worlds to draw."""
+    """How much to try: playthroughs (seeds ``seed``, ``seed + 1``, ...), moves in each (None:
+    as many as the game's longest campaign, :func:`moves_for`), and at each decision point how
+    many listed actions to take on trial and worlds to draw."""
 
     playthroughs: int = 20
-    moves: int = 200
+    moves: int | None = None
     seed: int = 1
     trials: int = 6
     worlds: int = 2
@@ -46,8 +61,12 @@ def check_game(game: Game, budget: Budget | None = None) -> list[Broken]:
     """Every promise ``game`` breaks, first its content's, then each playthrough's in turn."""
     budget = budget or Budget()
     found = content_broken(game)
+    chance = ChanceWatch(game)
     for seed in range(budget.seed, budget.seed + budget.playthroughs):
-        found += check_playthrough(game, budget, seed)
+        broken, played = check_playthrough(game, budget, seed)
+        found += broken
+        chance.see(played)
+    found += chance.broken()
     ruleset = game.info.ruleset
     return [msgspec.structs.replace(broken, ruleset=ruleset) for broken in found]
 
@@ -58,27 +77,41 @@ def seats_for(game: Game, seed: int) -> tuple[str, ...]:
     return layouts[seed % len(layouts)]
 
 
+def moves_for(game: Game, budget: Budget) -> int:
+    """How many moves a playthrough may take: the budget's, else the game's longest campaign,
+    else :data:`DEFAULT_MOVES`."""
+    if budget.moves is not None:
+        return budget.moves
+    longest = game.info.longest
+    return DEFAULT_MOVES if longest is None else longest
+
+
 def content_broken(game: Game) -> list[Broken]:
     if not isinstance(game, CheckedContent):
         return []
     return [Broken("content", str(error)) for error in game.content_errors()]
 
 
-def check_playthrough(game: Game, budget: Budget, seed: int) -> list[Broken]:
-    """The promises broken in the playthrough of ``seed``, at most one of each."""
+def check_playthrough(game: Game, budget: Budget, seed: int) -> tuple[list[Broken], Played]:
+    """The promises broken in the playthrough of ``seed``, at most one of each, and the
+    playthrough."""
     seats = seats_for(game, seed)
     decisions = Decisions(game, seats, seed, budget)
+    moves = moves_for(game, budget)
     first = play_through(
-        game, seats, budget.options, seed, moves=budget.moves, at_decision=decisions.check
+        game, seats, budget.options, seed, moves=moves, at_decision=decisions.check
     )
     found = [*first.broken, *decisions.broken]
+    found += list(ends_broken(game, first, moves, chosen=budget.moves is not None))
     found += list(states_broken(game, first))
     found += list(replay_broken(game, first))
-    found += list(determinism_broken(game, budget, first))
+    found += list(snapshots_broken(game, first))
+    found += list(determinism_broken(game, moves, first))
+    found += list(channels_broken(game, first))
     once: dict[str, Broken] = {}
     for broken in found:
         once.setdefault(broken.promise, broken)
-    return list(once.values())
+    return list(once.values()), first
 
 
 class Decisions:
@@ -100,6 +133,19 @@ class Decisions:
             self.broken.append(Broken(promise, detail, self.seed, version, self.seats))
 
     def check(self, version: int, state: Any) -> None:
+        before = fields_of(state)
+        self.check_all(version, state)
+        changed = changed_fields(state, before)
+        if changed:
+            self.breaks(
+                "no-mutation",
+                version,
+                "decide (or legal_actions, view, redact) changed the state it was given: field "
+                + ", ".join(changed)
+                + ".",
+            )
+
+    def check_all(self, version: int, state: Any) -> None:
         # Whatever a game raises while a promise is checked breaks that promise: the server
         # would answer the same call with an error of its own.
         try:
@@ -126,7 +172,7 @@ class Decisions:
 
     def listed_apply(self, version: int, state: Any, listed: dict[str, list[LegalAction]]) -> None:
         for seat, actions in listed.items():
-            for legal in _spread(actions, self.budget.trials):
+            for legal in spread(actions, self.budget.trials):
                 try:
                     self.game.decide(state, seat, legal.action)
                 except DomainError as error:
@@ -147,7 +193,7 @@ class Decisions:
             others = [legal for key, legal in reversed(self.seen.items()) if key not in ids]
             for seat_actions in listed.values():
                 others += [legal for legal in seat_actions if legal.id not in ids]
-            for legal in _spread(others, self.budget.trials):
+            for legal in spread(others, self.budget.trials):
                 try:
                     self.game.decide(state, seat, legal.action)
                 except DomainError:
@@ -181,19 +227,21 @@ class Decisions:
                     self.breaks(
                         "views-hide",
                         version,
-                        f"The view of {_who(viewer)} changed when what it cannot see was "
-                        f"redrawn: {_difference(seen, other)}",
+                        f"The view channel: the view of {who(viewer)} changed when what it "
+                        f"cannot see was redrawn: {difference(seen, other)}",
                     )
                     return
                 if viewer is not None:
                     mine = [(a.id, a.label) for a in listed[viewer]]
                     theirs = [(a.id, a.label) for a in game.legal_actions(world, viewer)]
                     if mine != theirs:
+                        words = sorted(set(mine) ^ set(theirs))[:2]
                         self.breaks(
                             "views-hide",
                             version,
-                            f"The legal actions of {_who(viewer)} changed when what it cannot "
-                            "see was redrawn.",
+                            f"The legal actions (whose labels are also its hints' words) of "
+                            f"{who(viewer)} changed when what it cannot see was redrawn: "
+                            + "; ".join(f"{id!r} ({label!r})" for id, label in words),
                         )
                         return
 
@@ -252,10 +300,9 @@ def states_broken(game: Game, played: Played) -> Iterator[Broken]:
 
 
 def replay_broken(game: Game, played: Played) -> Iterator[Broken]:
-    """The stream sent through MessagePack, decoded and folded from nothing, and each state's
-    snapshot read back: every hash must come out the same."""
+    """The stream sent through MessagePack, decoded and folded from nothing: every hash must
+    come out the same."""
     decoder = msgspec.msgpack.Decoder(CoreEvent | game.event_type)
-    snapshot = msgspec.msgpack.Decoder(game.state_type)
     events: list[tuple[int, Any]] = []
     for version, event in enumerate(played.events, 1):
         try:
@@ -268,30 +315,17 @@ def replay_broken(game: Game, played: Played) -> Iterator[Broken]:
             detail = f"Replayed, {type(played.events[version - 1]).__name__} leaves another state."
             yield _broken(played, "replay", version, detail)
             return
-    for version in played.points:
-        state = played.states[version - 1]
-        try:
-            again = snapshot.decode(_encoder.encode(state))
-        except (msgspec.DecodeError, msgspec.ValidationError, TypeError) as error:
-            yield _broken(
-                played, "replay", version, f"The state does not survive a snapshot: {error}"
-            )
-            return
-        if state_hash(again) != played.hashes[version - 1]:
-            yield _broken(played, "replay", version, "The state read back from a snapshot differs.")
-            return
 
 
-def determinism_broken(game: Game, budget: Budget, played: Played) -> Iterator[Broken]:
+def determinism_broken(game: Game, moves: int, played: Played) -> Iterator[Broken]:
     """The playthrough played again from the same seed with the same choices."""
+    options = played.options
     again = play_through(
-        game, played.seats, budget.options, played.seed, moves=budget.moves, follow=played.choices
+        game, played.seats, options, played.seed, moves=moves, follow=played.choices
     )
     for version, (one, other) in enumerate(zip(played.events, again.events, strict=False), 1):
         if _encoder.encode(one) != _encoder.encode(other):
-            detail = (
-                f"Played again, version {version} is {_short(other)} where it was {_short(one)}."
-            )
+            detail = f"Played again, version {version} is {short(other)} where it was {short(one)}."
             yield _broken(played, "deterministic", version, detail)
             return
     if len(again.events) != len(played.events):
@@ -307,31 +341,5 @@ def _broken(played: Played, promise: str, version: int, detail: str) -> Broken:
     return Broken(promise, detail, played.seed, version, played.seats)
 
 
-def _spread(actions: list[LegalAction], most: int) -> list[LegalAction]:
-    """Up to ``most`` of ``actions``, spread evenly over the list (all when there are few)."""
-    if len(actions) <= most:
-        return actions
-    step = len(actions) / most
-    return [actions[int(n * step)] for n in range(most)]
-
-
 def _named(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
-
-
-def _who(viewer: str | None) -> str:
-    return "the spectator" if viewer is None else f"seat {viewer!r}"
-
-
-def _difference(one: msgspec.Struct, other: msgspec.Struct) -> str:
-    fields = [
-        name
-        for name in one.__struct_fields__
-        if getattr(one, name, None) != getattr(other, name, None)
-    ]
-    return "field " + ", ".join(fields) if fields else "another shape"
-
-
-def _short(event: Any) -> str:
-    text = msgspec.json.encode(event).decode()
-    return text if len(text) <= 160 else text[:157] + "..."

@@ -2,6 +2,10 @@
 
 The kit's own generator picks the seat and the action at each decision (never the campaign's), so
 the same seed gives the same choices; a second run can follow the first one's choices by id.
+
+On the way it keeps two promises that only a playthrough can see: each state can be encoded as a
+snapshot is (a state that cannot stops the playthrough, named, instead of raising), and ``play``
+and ``evolve`` leave the state they were given as it was (:mod:`domain.kit.untouched`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from domain.core.game import Game
 from domain.core.hashing import state_hash
 from domain.core.rng import Chance, Rng
 from domain.kit.promises import Broken
+from domain.kit.untouched import changed_fields, fields_of
 
 SALT = "kit"
 CHOICES_SALT = "kit-choices"
@@ -37,15 +42,33 @@ class Played:
     points: list[int] = field(default_factory=list)
     """The versions where a seat was to decide (or the campaign had ended)."""
     broken: list[Broken] = field(default_factory=list)
+    options: Options = field(default_factory=dict)
 
     @property
     def version(self) -> int:
         return len(self.events)
 
-    def record(self, event: Any, state: Any) -> None:
+    @property
+    def moves(self) -> int:
+        return len(self.choices)
+
+    def record(self, event: Any, state: Any) -> bool:
+        """Keep ``event`` and the state it left; False (and the promise named) when the state
+        cannot be encoded, as the server would fail to hash and snapshot it."""
+        try:
+            digest = state_hash(state)
+        except (TypeError, ValueError, OverflowError) as error:
+            self.breaks(
+                "snapshot",
+                f"The state after {type(event).__name__} cannot be encoded in MessagePack, as a "
+                f"snapshot and its hash are: {error}",
+                self.version + 1,
+            )
+            return False
         self.events.append(event)
         self.states.append(state)
-        self.hashes.append(state_hash(state))
+        self.hashes.append(digest)
+        return True
 
     def breaks(self, promise: str, detail: str, version: int | None = None) -> None:
         at = self.version if version is None else version
@@ -67,13 +90,19 @@ def play_through(
     at_decision: Decision | None = None,
 ) -> Played:
     """Up to ``moves`` actions from creation, chosen at random (or as ``follow`` lists them)."""
-    played = Played(seed, seats)
+    played = Played(seed, seats, options=dict(options))
     first = created(game, seats, options, seed)
     state = engine.evolve(game, None, first)
-    played.record(first, state)
+    if not played.record(first, state):
+        return played
     for event in game.setup(state):
-        state = engine.evolve(game, state, event)
-        played.record(event, state)
+        before = fields_of(state)
+        after = engine.evolve(game, state, event)
+        if _mutated(played, "evolve", f"applying {type(event).__name__}", state, before):
+            return played
+        state = after
+        if not played.record(event, state):
+            return played
     chooser = Chance(Rng(seed, 0, CHOICES_SALT))
     for step in range(moves if follow is None else len(follow)):
         played.points.append(played.version)
@@ -103,6 +132,7 @@ def play_through(
                 break
             chosen = found[0]
         played.choices.append((seat, chosen.id))
+        before = fields_of(state)
         try:
             steps = game.play(state, seat, chosen.action)
         except Exception as error:  # a listed action must apply, whatever the game raises
@@ -112,8 +142,21 @@ def play_through(
                 f"{type(error).__name__}: {error}",
             )
             break
-        for event, after in steps:
-            played.record(event, after)
+        if _mutated(played, "play", f"{seat!r} taking {chosen.id!r}", state, before):
+            break
+        if not all(played.record(event, after) for event, after in steps):
+            break
         if steps:
             state = steps[-1][1]
     return played
+
+
+def _mutated(played: Played, call: str, doing: str, state: Any, before: dict[str, bytes]) -> bool:
+    """Whether ``call`` changed ``state`` (whose fields were ``before``); named if it did."""
+    changed = changed_fields(state, before)
+    if changed:
+        played.breaks(
+            "no-mutation",
+            f"{call} changed the state it was given ({doing}): field {', '.join(changed)}.",
+        )
+    return bool(changed)

@@ -59,6 +59,9 @@ class MachinaGame:
         seat_names=dict(SEAT_NAMES),
         round_name="round",
         chapter_names=dict(CHAPTER_NAMES),
+        # Random playthroughs end within 271 moves (1,000 of them), the heuristic bot's within
+        # 189 (200).
+        longest=400,
     )
     options_type: Any = MachinaOptions
     event_type: Any = MachinaEvent

@@ -1,16 +1,16 @@
-"""``tabletale check-game``: the shipped games and the example keep their promises, and broken
-copies of the example are caught, each failure naming the promise, the seed and the version."""
+"""``tabletale check-game``: the shipped games and the example keep their promises, by name and
+by folder. (Broken copies of the example, each failure naming the promise, the seed and the
+version, are in ``test_planted_bugs.py``.)"""
 
 from __future__ import annotations
 
-import re
+from pathlib import Path
 
 import pytest
 
 from cli.main import main
-from domain.core.game import Game
 from domain.games import GAMES
-from tests.examples.lighthouse import GAME, ClockShuffle, LeakyView, RefusesBeacons
+from tests.examples.lighthouse import FOLDER, GAME
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +18,7 @@ def _lighthouse_known(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(GAMES, "lighthouse", GAME)
 
 
-@pytest.mark.parametrize("name", ["gil-ennis", "eila", "machina", "lighthouse"])
+@pytest.mark.parametrize("name", ["gil-ennis", "eila", "machina", "lighthouse", str(FOLDER)])
 def test_the_shipped_games_and_the_example_keep_every_promise(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -28,42 +28,13 @@ def test_the_shipped_games_and_the_example_keep_every_promise(
     assert "broken" not in out
 
 
-def _broken(copy: Game, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(GAMES, "lighthouse", copy)
-    assert main(["check-game", "lighthouse", "--playthroughs", "12"]) == 1
-    captured = capsys.readouterr()
-    return captured.out + captured.err
-
-
-def _promises(text: str) -> set[str]:
-    found = r"Broken promise '([a-z-]+)' \(lighthouse/1\+content\.1, seed \d+, seats isla, tom"
-    return set(re.findall(found, text))
-
-
-def test_a_view_that_shows_another_seats_hand_is_caught(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_a_folder_without_a_game_package_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = _broken(LeakyView(), capsys, monkeypatch)
-    assert _promises(text) == {"views-hide"}
-    assert re.search(r"version \d+\): no seat's view.*The view of seat 'isla' changed", text)
-    assert "field your_lamps" in text
-    assert "  broken  no seat's view, nor the spectator's" in text
+    assert main(["check-game", str(tmp_path)]) == 2
+    assert f"There is no game package in {tmp_path}" in capsys.readouterr().err
 
 
-def test_a_rule_that_reads_the_clock_is_caught(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    text = _broken(ClockShuffle(), capsys, monkeypatch)
-    assert "deterministic" in _promises(text)
-    where = "(lighthouse/1+content.1, seed 1, seats isla, tom, version 2)"
-    assert f"Broken promise 'deterministic' {where}" in text
-    assert "Played again, version 2 is" in text
-
-
-def test_a_listed_action_that_is_refused_is_caught(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    text = _broken(RefusesBeacons(), capsys, monkeypatch)
-    assert _promises(text) == {"legal-actions-apply"}
-    assert re.search(r"is offered 'light:beacon-\d' \('Light the Beacon \(5\)'\)", text)
-    assert "Beacons are not lit on these nights." in text
+def test_an_unknown_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-game", "lighthouses"]) == 2
+    assert "There is no game called 'lighthouses'" in capsys.readouterr().err

@@ -102,6 +102,8 @@ class LighthouseGame:
         chance=True,
         seat_names=SEAT_NAMES,
         round_name="night",
+        # Two moves a night, ten nights at most: no campaign is longer.
+        longest=2 * MOST_NIGHTS,
     )
     options_type: Any = LighthouseOptions
     event_type: Any = LighthouseEvent
