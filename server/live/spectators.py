@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from projections.catalog import CatalogEntry, catalog_entry
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.delay import (
     Move,
@@ -188,7 +189,7 @@ class Spectators:
     # -- what the repository tells --------------------------------------------------------
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         cid = after.facts.id
         tail = self._tails.get(cid)
