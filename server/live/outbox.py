@@ -15,8 +15,8 @@ and the frames of one change fanned out to thousands of spectators leave in a fe
 which the loop still reads and answers the players. A socket whose writing is paused (a slow
 reader) refuses the write, and its frames wait for a pump as before, so it delays no other socket.
 
-An outbox is in one :class:`Mode` at a time, and moves between them only as :data:`MOVES`
-allows; a move it does not allow raises :class:`IllegalMove`. A reader that lagged leaves a
+An outbox is in one :class:`Mode` at a time and changes it only by the moves :data:`MOVES` lists,
+each from the modes it lists: any other raises :class:`IllegalMove`. A reader that lagged leaves a
 :data:`SYNC` mark in the queue: the fresh sync goes there, after the frames ahead of it.
 """
 
@@ -29,7 +29,7 @@ import logging
 import sys
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from starlette.websockets import WebSocketDisconnect
 
@@ -64,28 +64,30 @@ class Mode(enum.Enum):
 # The same reason: a module constant is read several times faster than an enum class attribute.
 OPEN, QUEUED, HELD, DEFERRED, CLOSED = Mode.OPEN, Mode.QUEUED, Mode.HELD, Mode.DEFERRED, Mode.CLOSED
 
-MOVES: dict[Mode, tuple[Mode, ...]] = {
-    OPEN: (QUEUED, HELD, DEFERRED, CLOSED),
-    QUEUED: (OPEN, HELD, DEFERRED, CLOSED),
-    HELD: (OPEN, CLOSED),
-    DEFERRED: (OPEN, CLOSED),
-    # What the session does on its way out after the peer went away is harmless, not an error.
-    CLOSED: (CLOSED,),
+Move = Literal["queue", "turn", "hold", "release", "defer", "flush", "close"]
+
+MOVES: dict[Move, dict[Mode, Mode]] = {
+    "queue": {OPEN: QUEUED},  # frames wait for the drain's turn
+    "turn": {QUEUED: OPEN},  # the drain's turn came
+    "hold": {OPEN: HELD, QUEUED: HELD, CLOSED: CLOSED},
+    "release": {HELD: OPEN, CLOSED: CLOSED},
+    "defer": {OPEN: DEFERRED, QUEUED: DEFERRED, CLOSED: CLOSED},
+    "flush": {DEFERRED: OPEN, CLOSED: CLOSED},
+    "close": {mode: CLOSED for mode in Mode},  # the session ends, or its peer has gone
 }
-"""The modes an outbox may move to from each."""
+"""Each move an outbox makes, and the mode it takes the outbox to from each mode it may be made
+in. Once closed (the peer may go at any time) it stays closed, and what the session asks of it
+on its way out does nothing."""
 
 
 class IllegalMove(RuntimeError):
-    """An outbox was asked to move between modes it does not move between."""
+    """An outbox was asked for a move its mode does not allow."""
 
-    def __init__(self, before: Mode, after: Mode) -> None:
-        super().__init__(
-            f"An outbox cannot move from {before.value} to {after.value}; "
-            f"from {before.value} it moves to "
-            f"{', '.join(mode.value for mode in MOVES[before])}."
-        )
-        self.before = before
-        self.after = after
+    def __init__(self, move: Move, mode: Mode) -> None:
+        allowed = ", ".join(mode.value for mode in MOVES[move])
+        super().__init__(f"An outbox cannot {move} while {mode.value}, only while {allowed}.")
+        self.move = move
+        self.mode = mode
 
 
 class Outbox:
@@ -129,9 +131,10 @@ class Outbox:
         self.mode = OPEN
         self._idle: asyncio.Event | None = None
 
-    def _move(self, to: Mode) -> None:
-        if to not in MOVES[self.mode]:
-            raise IllegalMove(self.mode, to)
+    def _move(self, move: Move) -> None:
+        to = MOVES[move].get(self.mode)
+        if to is None:
+            raise IllegalMove(move, self.mode)
         self.mode = to
 
     @property
@@ -159,7 +162,7 @@ class Outbox:
     def hold(self) -> None:
         """Queue without sending until :meth:`release` (while the session builds its welcome);
         a pump already at work stops after the frame it is sending."""
-        self._move(HELD)
+        self._move("hold")
 
     async def settled(self) -> None:
         """Once held: wait until no pump is sending, so the caller may send on the socket
@@ -168,9 +171,9 @@ class Outbox:
 
     def release(self, *first: Frame) -> None:
         """Send ``first`` ahead of whatever was queued meanwhile, then carry on."""
+        self._move("release")
         if self.mode is CLOSED:
             return
-        self._move(OPEN)
         self._frames[:0] = first
         self._bytes += sum(_size(frame) for frame in first)
         self._start()
@@ -178,14 +181,14 @@ class Outbox:
     def defer(self) -> None:
         """Queue without starting a pump until :meth:`flush`: the caller will send what comes
         in its own task (the session answering its own action), saving a task per frame."""
-        self._move(DEFERRED)
+        self._move("defer")
 
     async def flush(self) -> None:
         """Send what is queued from the calling task, unless a pump is at it already (straight
         to the socket where it can take it: what it cannot is left to a pump)."""
+        self._move("flush")
         if self.mode is CLOSED:
             return
-        self._move(OPEN)
         if self._write_now is not None and not self.lagging:
             self._write_waiting()
         elif self._pump is None and self._frames:
@@ -198,7 +201,7 @@ class Outbox:
                 self._pump = asyncio.create_task(self._run())
             else:
                 assert self._drain is not None
-                self._move(QUEUED)
+                self._move("queue")
                 self._drain.add(self)
 
     def write_queued(self) -> None:
@@ -206,7 +209,7 @@ class Outbox:
         take now is left to a pump, which waits for it. An outbox held, deferred or closed
         since it asked has nothing to write now."""
         if self.mode is QUEUED:
-            self._move(OPEN)
+            self._move("turn")
             self._write_waiting()
         elif self._pump is None and self._idle is not None:
             self._idle.set()
@@ -222,7 +225,7 @@ class Outbox:
                     self._bytes -= _size(frames.pop(0))
             except Exception as error:  # the transport failed: the peer went away
                 log.warning("A socket write failed: %r", error)
-                self._move(CLOSED)
+                self._move("close")
             else:
                 if frames:
                     self._pump = asyncio.create_task(self._run())
@@ -242,7 +245,7 @@ class Outbox:
         except Exception as error:  # the transport failed: the peer went away mid-send
             if not isinstance(error, OSError | RuntimeError | WebSocketDisconnect):
                 log.warning("A socket send failed: %r", error)
-            self._move(CLOSED)  # the session's reader notices the disconnect and ends
+            self._move("close")  # the session's reader notices the disconnect and ends
         finally:
             self._pump = None
             if self.mode is OPEN and frames:
@@ -258,7 +261,7 @@ class Outbox:
             await self._idle.wait()
 
     async def close(self) -> None:
-        self._move(CLOSED)
+        self._move("close")
         self._frames.clear()
         self._bytes = 0
         # The callbacks are the session's own methods: let go of them, so that the session, its
