@@ -168,17 +168,7 @@ class Hub:
             table = self._tables[campaign_id] = Table(campaign_id)
         table.joining += 1
         try:
-            if creating is None:
-                await self._watch(table)
-                await self._heads.head(campaign_id)  # caught up once the feed covers what follows
-            else:
-                creation = asyncio.ensure_future(creating)
-                try:
-                    await self._watch(table)
-                finally:
-                    await creation  # done already, most often: then it costs no turn
-                if self._heads.cached(campaign_id) is None:  # not the head it created
-                    await self._heads.head(campaign_id)
+            await self._follow(table, creating)
         except BaseException:
             self._heads.unpin(campaign_id)
             table.joining -= 1
@@ -201,6 +191,22 @@ class Hub:
                 await self.leave(watcher)
                 raise
         return watcher, head
+
+    async def _follow(self, table: Table, creating: Awaitable[object] | None) -> None:
+        """Watch the table's feed and have its head caught up with what the feed does not
+        cover (see :meth:`join`)."""
+        campaign_id = table.campaign_id
+        if creating is None:
+            await self._watch(table)
+            await self._heads.head(campaign_id)  # caught up once the feed covers what follows
+            return
+        creation = asyncio.ensure_future(creating)
+        try:
+            await self._watch(table)
+        finally:
+            await creation  # done already, most often: then it costs no turn
+        if self._heads.cached(campaign_id) is None:  # not the head it created
+            await self._heads.head(campaign_id)
 
     def showing(self, watcher: Watcher) -> Head | None:
         """The head ``watcher`` has been shown: the campaign's cached head, or for a socket

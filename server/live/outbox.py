@@ -215,22 +215,26 @@ class Outbox:
             self._idle.set()
 
     def _write_waiting(self) -> None:
-        write_now = self._write_now
         if self._pump is None and self.mode is OPEN:
-            frames = self._frames
             try:
-                while frames and frames[0] is not SYNC and write_now is not None:
-                    if not write_now(frames[0]):
-                        break
-                    self._bytes -= _size(frames.pop(0))
+                self._write_straight()
             except Exception as error:  # the transport failed: the peer went away
                 log.warning("A socket write failed: %r", error)
                 self._move("close")
             else:
-                if frames:
+                if self._frames:
                     self._pump = asyncio.create_task(self._run())
         if self._pump is None and self._idle is not None:
             self._idle.set()
+
+    def _write_straight(self) -> None:
+        """Write frames straight to the socket while it takes them, up to a lagging reader's
+        sync (built in a pump, which may wait)."""
+        write_now = self._write_now
+        assert write_now is not None  # an open outbox that asked the drain has one
+        frames = self._frames
+        while frames and frames[0] is not SYNC and write_now(frames[0]):
+            self._bytes -= _size(frames.pop(0))
 
     async def _run(self) -> None:
         frames = self._frames

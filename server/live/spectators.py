@@ -10,9 +10,10 @@ To apply the rule it keeps, per delayed campaign, the newest moves and their tim
 extended from the events the repository applies (it listens to it) and read back from the store
 only as far as the rule needs.
 
-This is a view, not a delivery: the live fan-out (:mod:`server.live.hub`) is the one path every
-frame takes to a socket, and it asks here which version a delayed campaign's spectators may see
-and when the next one comes due (:meth:`Spectators.until_due`).
+This is a view, not a delivery: the live fan-out (:mod:`server.live.fanout`) is the one path every
+frame takes to a socket, and the audience behind the table (:mod:`server.live.audience`) asks here
+which version a delayed campaign's spectators may see and when the next one comes due
+(:meth:`Spectators.until_due`).
 """
 
 from __future__ import annotations
