@@ -196,12 +196,15 @@ class Outbox:
             await self._run()
 
     def _start(self) -> None:
-        if self._pump is None and self.mode is OPEN and self._frames:
-            if self._write_now is None or self.lagging:
+        frames = self._frames
+        if self._pump is None and self.mode is OPEN and frames:
+            if self._write_now is None or frames[-1] is SYNC:
                 self._pump = asyncio.create_task(self._run())
             else:
                 assert self._drain is not None
-                self._move("queue")
+                # The move "queue", from the one mode it is made in (checked above): this runs
+                # for every frame, so the mode is set without looking the move up.
+                self.mode = QUEUED
                 self._drain.add(self)
 
     def write_queued(self) -> None:
@@ -209,7 +212,7 @@ class Outbox:
         take now is left to a pump, which waits for it. An outbox held, deferred or closed
         since it asked has nothing to write now."""
         if self.mode is QUEUED:
-            self._move("turn")
+            self.mode = OPEN  # the move "turn", from the one mode it is made in, as in _start
             self._write_waiting()
         elif self._pump is None and self._idle is not None:
             self._idle.set()

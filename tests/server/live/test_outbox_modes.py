@@ -48,6 +48,8 @@ def test_every_move_leaves_closed_closed_and_none_leads_out_of_it() -> None:
     calls = ("hold", "release", "defer", "flush", "close")
     assert all(MOVES[move][Mode.CLOSED] is Mode.CLOSED for move in calls)
     assert Mode.CLOSED not in MOVES["queue"] and Mode.CLOSED not in MOVES["turn"]
+    # The drain's two moves, which the outbox makes for every frame without looking them up.
+    assert MOVES["queue"] == {Mode.OPEN: Mode.QUEUED} and MOVES["turn"] == {Mode.QUEUED: Mode.OPEN}
     assert all(to is not Mode.OPEN for moves in MOVES.values() for to in [moves.get(Mode.CLOSED)])
     # Held and deferred only ever go back to open (or stay closed): never into each other.
     assert MOVES["release"] == {Mode.HELD: Mode.OPEN, Mode.CLOSED: Mode.CLOSED}
