@@ -145,14 +145,14 @@ async def test_the_acting_socket_gets_its_change_as_the_answer_and_the_others_an
     service = CampaignService(MemoryStore())
     hub = Hub(service.heads, Subscriptions())
     cid = (await service.create("dice-race", seats=["red", "blue"])).id
-    acting, acting_inbox = await join(hub, cid, "red")
+    head = await service.heads.head(cid)
+    seat = next(seat for seat in head.facts.seats if head.legal(seat))  # the die chose who starts
+    acting, acting_inbox = await join(hub, cid, seat)
     other, other_inbox = await join(hub, cid, None)
-    head = service.heads.cached(cid)
-    assert head is not None
     await service.act(
         cid,
-        "red",
-        sorted(head.legal("red"))[0],
+        seat,
+        sorted(head.legal(seat))[0],
         expected_version=head.version,
         command_id="c-1",
         origin=Acting(acting.number, "c-1"),
