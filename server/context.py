@@ -17,6 +17,7 @@ from domain.games import get_game
 from projections.runner import CatalogRunner
 from server.bots.seats import BotSeats, creation_specs, spec_attrs
 from server.bots.specs import BotSpec
+from server.campaigns.acting import Acting
 from server.campaigns.delay import delay_attrs
 from server.campaigns.results import Acted
 from server.campaigns.service import CampaignService
@@ -86,7 +87,7 @@ async def perform(
     *,
     expected_version: int,
     command_id: str | None,
-    origin: object = None,
+    origin: Acting | None = None,
 ) -> Acted:
     """Apply a seat's action, counting it as accepted or rejected (by code)."""
     started = time.perf_counter()

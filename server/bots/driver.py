@@ -33,6 +33,7 @@ from domain.core.errors import DomainError
 from projections.log import bot_command
 from server.bots import thinking
 from server.bots.specs import BotSpec, parse_spec
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.head import Head
 from server.campaigns.results import Acted
@@ -156,7 +157,7 @@ class BotDriver:
     # -- what the repository tells ---------------------------------------------------------
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         wake = self._wake.get(after.facts.id)
         if wake is not None:

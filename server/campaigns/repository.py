@@ -31,6 +31,7 @@ from domain.core.engine import (
 from domain.core.errors import DomainError
 from domain.core.events import Rewound
 from domain.core.game import Step
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
@@ -59,7 +60,7 @@ class HeadListener(Protocol):
     """Told of every change to a cached head, in order, synchronously."""
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         """``recorded`` took the campaign from ``before`` to ``after``. ``origin`` is what the
         committer passed (None for events read from the store or the feed)."""
@@ -139,7 +140,7 @@ class HeadRepository:
             self._recent.popitem(last=False)
 
     def _install(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         """The one way a head moves forward. Callers hold the campaign's lock."""
         self._remember(after)
@@ -274,7 +275,7 @@ class HeadRepository:
         return await self._apply_stored(head, stored[1:], origin=None)
 
     async def _apply_stored(
-        self, head: Head, stored: Sequence[StoredEvent], *, origin: object
+        self, head: Head, stored: Sequence[StoredEvent], *, origin: Acting | None
     ) -> Head:
         if stored[0].version != head.version + 1:
             # Not a continuation of what the cache holds: start again from the store.
@@ -400,7 +401,7 @@ class HeadRepository:
         *,
         seat: str | None,
         command_id: str | None,
-        origin: object = None,
+        origin: Acting | None = None,
     ) -> Acted:
         """Append what ``decide(head)`` returns at ``expected_version``, in the campaign's lock.
 
@@ -437,7 +438,7 @@ class HeadRepository:
         steps: Sequence[Step],
         seat: str | None,
         command_id: str | None,
-        origin: object,
+        origin: Acting | None,
     ) -> Acted:
         facts = head.facts
         payloads, recorded = facts.codec.encode_steps(

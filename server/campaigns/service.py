@@ -24,6 +24,7 @@ from domain.core.rng import SEED_BITS
 from domain.games import get_game
 from projections.catalog import KNOWN_LUCK, StoredRuleset, known_luck
 from projections.log import Seeding, last_seeding
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded, codec_for
 from server.campaigns.fresh import CHOSEN_SALT, Fresh, wall_clock_ms
 from server.campaigns.head import Facts, Head
@@ -261,7 +262,7 @@ class CampaignService:
         *,
         expected_version: int,
         command_id: str | None = None,
-        origin: object = None,
+        origin: Acting | None = None,
     ) -> Acted:
         """Apply ``seat``'s action ``action_id``, chosen at ``expected_version``.
 

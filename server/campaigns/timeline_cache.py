@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from projections.timeline import Line, MoveCount, line
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.head import Head
 from server.campaigns.repository import HeadRepository
@@ -103,7 +104,7 @@ class Timelines:
     # -- what the repository tells --------------------------------------------------------
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         return None
 

@@ -21,6 +21,7 @@ from domain.core.errors import UnknownGame
 from domain.core.events import Rewound
 from domain.games import get_game
 from projections.log import acted_by
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded, codec_for
 from server.campaigns.head import Head
 from server.campaigns.keyed_lock import KeyedLock
@@ -118,7 +119,7 @@ class Rewinds:
     # -- what the repository tells --------------------------------------------------------
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         campaign_id = after.facts.id
         kept = self._kept.get(campaign_id)

@@ -7,44 +7,46 @@ trip) or from another process through the store's change feed (one connection pe
 however many campaigns are watched). Watched heads are pinned in the repository, so
 none is evicted while a socket needs its next version.
 
-Each watcher gets one frame per change: an ``update`` with the new events as its seat may see
-them, a JSON Patch from its previous view to the new one and its legal actions; the socket whose
-action caused the change gets that same content as its ``accepted`` answer instead. Frames are
-built once per seat and format, however many sockets share them.
+The hub keeps one :class:`~server.live.table.Table` per campaign in use here, and nothing else
+per campaign: its watchers, its joins, its feed subscription, its audience behind the table and
+who is connected to it.
+
+Each watcher gets one frame per change (:class:`~server.live.fanout.Fanout`): an ``update`` with
+the new events as its seat may see them, a JSON Patch from its previous view to the new one and
+its legal actions; the socket whose action caused the change
+(:class:`~server.campaigns.acting.Acting`) gets that same content as its ``accepted`` answer
+instead. Frames are built once per seat and format, however many sockets share them.
 
 Sockets that ask for it in their ``hello`` are also told who is connected (``presence``) each
 time a socket joins or leaves, on this process or, through the feed, on another one
 (:mod:`server.live.presence`).
 
-Spectators of a campaign with a spectator delay take the same path, behind the table: such a
-campaign has an *audience behind* (:class:`_Behind`) with the head its spectators were shown last.
-One task per such campaign moves it on when the view (:mod:`server.live.spectators`) lets them
-see more, woken by new moves and, for a delay in seconds, when the next move comes due; each move
-on is sent by the same :meth:`Hub._send` as a live change, from the head shown before to
-the one shown now.
+Spectators of a campaign with a spectator delay take the same path, behind the table
+(:mod:`server.live.audience`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from projections.log import SeenEvent, seen
-from projections.patch import diff
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.delay import delayed
 from server.campaigns.fresh import wall_clock_ms
 from server.campaigns.head import Head
 from server.campaigns.repository import CHECK_BATCH, HeadRepository
+from server.live.audience import RESYNC
+from server.live.fanout import Fanout
 from server.live.frames import Frames
-from server.live.outbox import Frame, Outbox
-from server.live.presence import REFRESH_S, Roster, Seated, Sharing
+from server.live.outbox import Outbox
+from server.live.presence import REFRESH_S, Roster, Sharing
 from server.live.spectators import Spectators
+from server.live.table import Table
+from server.live.watcher import Watcher
 from server.ops import logs
-from server.protocol.messages import Accepted, Presence, Present, Sync, Update
 from server.store.base import StoredEvent
 from server.store.feed import ChangeFeed
 
@@ -55,89 +57,9 @@ AUDIT_PER_SECOND = 500
 2,500 watched campaigns are each checked every 5 s (the default period), 10,000 every 20 s."""
 
 
-BEHIND_PAGE = 256
-"""Spectators behind the table shown more new versions than this at once get one ``sync``."""
-
-RETRY_S = 1.0
-"""How long moving an audience behind on waits after a failure (a store outage)."""
-
-RESYNC = "The campaign's stored history changed; this is the store's version of it."
-
-
 def audit_period(every: float, watched: int) -> float:
     """Seconds between two checks of one watched campaign."""
     return max(every, watched / AUDIT_PER_SECOND)
-
-
-class Watcher:
-    """One socket's place in a campaign's fan-out."""
-
-    __slots__ = (
-        "behind",
-        "campaign_id",
-        "frames",
-        "joined_ms",
-        "name",
-        "outbox",
-        "presence",
-        "seat",
-    )
-
-    def __init__(
-        self,
-        campaign_id: str,
-        seat: str | None,
-        frames: Frames,
-        outbox: Outbox,
-        *,
-        name: str | None = None,
-        presence: bool = False,
-    ) -> None:
-        self.campaign_id = campaign_id
-        self.seat = seat
-        self.frames = frames
-        self.outbox = outbox
-        self.name = name
-        self.presence = presence
-        """Whether this socket is told who is connected."""
-        self.joined_ms = wall_clock_ms()
-        self.behind = False
-        """Whether this socket watches behind the table (a delayed campaign's spectator)."""
-
-
-class _Behind:
-    """A delayed campaign's spectator sockets here, and the head they were shown last."""
-
-    __slots__ = ("joining", "ready", "resync", "shown", "task", "wake", "watchers")
-
-    def __init__(self) -> None:
-        self.watchers: list[Watcher] = []
-        self.joining = 0
-        self.shown: Head | None = None
-        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.resync = False
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-
-
-class Origin:
-    """Passed with a socket's command, so its answer travels with the update it caused."""
-
-    __slots__ = ("command_id", "watcher")
-
-    def __init__(self, watcher: Watcher, command_id: str) -> None:
-        self.watcher = watcher
-        self.command_id = command_id
-
-
-def seen_events(head: Head, recorded: Sequence[Recorded[Any]], seat: str | None) -> list[SeenEvent]:
-    ended = head.outcome != "running"
-    own_from = head.facts.own_from
-    return [seen(head.game, item, seat, ended=ended, own_from=own_from) for item in recorded]
-
-
-def sync_message(head: Head, seat: str | None, reason: str | None = None) -> Sync:
-    return Sync(head.version, head.view(seat), head.choices(seat), head.outcome, reason)
 
 
 class Hub:
@@ -155,19 +77,22 @@ class Hub:
         socket); ``presence_refresh_s``: see :mod:`server.live.presence`."""
         self._heads = heads
         self.spectators = spectators or Spectators(heads, clock=wall_clock_ms)
-        self._behind: dict[str, _Behind] = {}
         self._feed = feed
-        self._pushed = pushed
+        self._fanout = Fanout(pushed)
         self._presence = Sharing(feed, self._here, self._tell, refresh_s=presence_refresh_s)
-        self._watchers: dict[str, list[Watcher]] = {}
-        # A campaign is in use from the moment a socket starts joining it: the feed keeps it
-        # until the last socket has left and no join is under way.
-        self._joining: dict[str, int] = {}
-        self._watching: dict[str, asyncio.Future[None]] = {}
-        self._unwatching: dict[str, asyncio.Future[None]] = {}
+        self._tables: dict[str, Table] = {}
+        """The one map by campaign: every campaign in use here, or being let go of."""
         self._background: set[asyncio.Task[None]] = set()
         self._follower: asyncio.Task[None] | None = None
         heads.listen(self)
+
+    def table(self, campaign_id: str) -> Table | None:
+        """``campaign_id``'s table here, if it is in use (or being let go of)."""
+        return self._tables.get(campaign_id)
+
+    def _watched(self) -> list[str]:
+        """The campaigns some socket here watches."""
+        return [cid for cid, table in self._tables.items() if table.watchers]
 
     def start(self, *, audit_every: float = 0.0) -> None:
         """Begin following the store's change feed (once the event loop runs); with
@@ -175,7 +100,7 @@ class Hub:
         self._follower = asyncio.create_task(
             self._feed.follow(self._deliver, self._resumed, self._shared)
         )
-        self._presence.start(lambda: list(self._watchers))
+        self._presence.start(self._watched)
         if audit_every > 0:
             auditing = asyncio.create_task(self._audit(audit_every))
             self._background.add(auditing)
@@ -209,7 +134,7 @@ class Hub:
         tasks = list(self._background)
         if self._follower is not None:
             tasks.append(self._follower)
-        tasks += [behind.task for behind in self._behind.values() if behind.task is not None]
+        tasks += [t.behind.task for t in self._tables.values() if t.behind is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -238,90 +163,71 @@ class Hub:
         current, and the read that catches a watched head up is left out.
         """
         self._heads.pin(campaign_id)
-        self._joining[campaign_id] = self._joining.get(campaign_id, 0) + 1
+        table = self._tables.get(campaign_id)
+        if table is None:
+            table = self._tables[campaign_id] = Table(campaign_id)
+        table.joining += 1
         try:
-            if creating is None:
-                await self._watch(campaign_id)
-                await self._heads.head(campaign_id)  # caught up once the feed covers what follows
-            else:
-                creation = asyncio.ensure_future(creating)
-                try:
-                    await self._watch(campaign_id)
-                finally:
-                    await creation  # done already, most often: then it costs no turn
-                if self._heads.cached(campaign_id) is None:  # not the head it created
-                    await self._heads.head(campaign_id)
+            await self._follow(table, creating)
         except BaseException:
             self._heads.unpin(campaign_id)
-            self._joined(campaign_id)
-            unwatching = self._unwatch_if_unused(campaign_id)
+            table.joining -= 1
+            unwatching = self._unwatch_if_unused(table)
             if unwatching is not None:
                 await asyncio.shield(unwatching)
             raise
         # No await from here on: the head read now is the one the next change starts from.
-        self._joined(campaign_id)
+        table.joining -= 1
         head = self._heads.cached(campaign_id)
         assert head is not None  # pinned
         watcher = Watcher(campaign_id, seat, frames, outbox, name=name, presence=presence)
         outbox.hold()
-        self._watchers.setdefault(campaign_id, []).append(watcher)
+        table.watchers.append(watcher)
         if seat is None and delayed(head.facts.attrs) and head.outcome == "running":
             try:
-                head = await self._join_behind(watcher)
+                head = await table.join_behind(watcher, self._heads, self.spectators, self._fanout)
             except BaseException:
                 outbox.release()
                 await self.leave(watcher)
                 raise
         return watcher, head
 
-    async def _join_behind(self, watcher: Watcher) -> Head:
-        """Add ``watcher`` to its campaign's audience behind the table; returns the head its
-        welcome shows, which the first update it gets follows."""
-        cid = watcher.campaign_id
-        watcher.behind = True
-        behind = self._behind.get(cid)
-        if behind is None:
-            behind = self._behind[cid] = _Behind()
-            self.spectators.keep(cid)
-            behind.task = asyncio.create_task(self._move_behind(cid, behind))
-        behind.joining += 1
+    async def _follow(self, table: Table, creating: Awaitable[object] | None) -> None:
+        """Watch the table's feed and have its head caught up with what the feed does not
+        cover (see :meth:`join`)."""
+        campaign_id = table.campaign_id
+        if creating is None:
+            await self._watch(table)
+            await self._heads.head(campaign_id)  # caught up once the feed covers what follows
+            return
+        creation = asyncio.ensure_future(creating)
         try:
-            await asyncio.shield(behind.ready)
+            await self._watch(table)
         finally:
-            behind.joining -= 1
-        # No await from here on: the audience's next move on starts from ``shown``.
-        assert behind.shown is not None
-        behind.watchers.append(watcher)
-        return behind.shown
+            await creation  # done already, most often: then it costs no turn
+        if self._heads.cached(campaign_id) is None:  # not the head it created
+            await self._heads.head(campaign_id)
 
     def showing(self, watcher: Watcher) -> Head | None:
         """The head ``watcher`` has been shown: the campaign's cached head, or for a socket
         behind the table, the head its audience was shown last."""
         if watcher.behind:
-            behind = self._behind.get(watcher.campaign_id)
+            table = self._tables.get(watcher.campaign_id)
+            behind = None if table is None else table.behind
             return None if behind is None else behind.shown
         return self._heads.cached(watcher.campaign_id)
 
-    def _joined(self, campaign_id: str) -> None:
-        left = self._joining[campaign_id] - 1
-        if left:
-            self._joining[campaign_id] = left
-        else:
-            del self._joining[campaign_id]
-
-    async def _watch(self, campaign_id: str) -> None:
+    async def _watch(self, table: Table) -> None:
         """Subscribe to the feed once per campaign; later joiners wait for the same answer."""
-        watching = self._watching.get(campaign_id)
+        watching = table.watching
         if watching is None:
-            watching = asyncio.ensure_future(
-                self._subscribe(campaign_id, self._unwatching.get(campaign_id))
-            )
-            self._watching[campaign_id] = watching
+            watching = asyncio.ensure_future(self._subscribe(table.campaign_id, table.unwatching))
+            table.watching = watching
         try:
             await asyncio.shield(watching)
         except BaseException:
-            if self._watching.get(campaign_id) is watching and watching.done():
-                del self._watching[campaign_id]
+            if table.watching is watching and watching.done():
+                table.watching = None
             raise
 
     async def leave(self, watcher: Watcher) -> None:
@@ -336,35 +242,50 @@ class Hub:
         the campaign's feed is let go of in the background when no other socket here watches
         it (the future that does it, if any)."""
         campaign_id = watcher.campaign_id
-        watchers = self._watchers.get(campaign_id, [])
-        if watcher not in watchers:
+        table = self._tables.get(campaign_id)
+        if table is None or not table.remove(watcher):
             return None
-        watchers.remove(watcher)
-        if not watchers:
-            del self._watchers[campaign_id]
-        if watcher.behind:
-            self._leave_behind(watcher)
         self._heads.unpin(campaign_id)
-        self._tell(campaign_id)
-        self._presence.left(campaign_id, watched=campaign_id in self._watchers)
-        return self._unwatch_if_unused(campaign_id)
+        table.tell(lambda: self._presence.everyone(campaign_id))
+        self._presence.left(campaign_id, watched=bool(table.watchers))
+        return self._unwatch_if_unused(table)
 
-    def _leave_behind(self, watcher: Watcher) -> None:
-        cid = watcher.campaign_id
-        behind = self._behind.get(cid)
-        if behind is None:
-            return
-        if watcher in behind.watchers:
-            behind.watchers.remove(watcher)
-        if not behind.watchers and not behind.joining:
-            self._stop_behind(cid, behind)
+    async def _subscribe(self, campaign_id: str, leaving: asyncio.Future[None] | None) -> None:
+        # After an unsubscription still under way, or it would undo this subscription.
+        if leaving is not None:
+            await leaving
+        await self._feed.watch(campaign_id)
 
-    def _stop_behind(self, cid: str, behind: _Behind) -> None:
-        if self._behind.get(cid) is behind:
-            del self._behind[cid]
-            self.spectators.release(cid)
-        if behind.task is not None:
-            behind.task.cancel()
+    def _unwatch_if_unused(self, table: Table) -> asyncio.Future[None] | None:
+        """Let go of the table's feed when no socket here watches or joins it: the future that
+        does it (a join that follows waits for it), or None. A table left idle is forgotten."""
+        if table.in_use or table.watching is None:
+            self._forget_if_idle(table)
+            return None
+        table.watching = None
+        campaign_id = table.campaign_id
+        unwatching = asyncio.ensure_future(self._unsubscribe(campaign_id))
+        table.unwatching = unwatching
+        self._background.add(unwatching)  # cancelled if the hub closes first
+        unwatching.add_done_callback(self._background.discard)
+
+        def done(_: asyncio.Future[None]) -> None:
+            if table.unwatching is unwatching:
+                table.unwatching = None
+            self._forget_if_idle(table)
+
+        unwatching.add_done_callback(done)
+        return unwatching
+
+    def _forget_if_idle(self, table: Table) -> None:
+        if table.idle and self._tables.get(table.campaign_id) is table:
+            del self._tables[table.campaign_id]
+
+    async def _unsubscribe(self, campaign_id: str) -> None:
+        try:
+            await self._feed.unwatch(campaign_id)
+        except Exception as error:  # an unsubscribe that fails leaves a harmless subscription
+            log.warning("Could not stop watching %s: %s", campaign_id, error)
 
     # -- presence -------------------------------------------------------------------------
 
@@ -375,183 +296,44 @@ class Hub:
         self._presence.joined(campaign_id)
 
     def _here(self, campaign_id: str) -> Roster:
-        watchers = self._watchers.get(campaign_id, [])
-        seated = [Seated(w.seat, w.name, w.joined_ms) for w in watchers if w.seat is not None]
-        return Roster(tuple(seated), sum(1 for w in watchers if w.seat is None))
+        table = self._tables.get(campaign_id)
+        return Roster() if table is None else table.roster()
 
     def _tell(self, campaign_id: str) -> None:
         """Tell the sockets here that asked who is connected to ``campaign_id`` now."""
-        watchers = self._watchers.get(campaign_id, [])
-        listeners = [watcher for watcher in watchers if watcher.presence]
-        if not listeners:
-            return
-        everyone = self._presence.everyone(campaign_id)
-        message = Presence([Present(s.seat, s.name) for s in everyone.seated], everyone.spectators)
-        built: dict[Frames, Frame] = {}
-        for watcher in listeners:
-            frame = built.get(watcher.frames)
-            if frame is None:
-                frame = built[watcher.frames] = watcher.frames.encode(message)
-            watcher.outbox.put(frame)
+        table = self._tables.get(campaign_id)
+        if table is not None:
+            table.tell(lambda: self._presence.everyone(campaign_id))
 
-    async def _subscribe(self, campaign_id: str, leaving: asyncio.Future[None] | None) -> None:
-        # After an unsubscription still under way, or it would undo this subscription.
-        if leaving is not None:
-            await leaving
-        await self._feed.watch(campaign_id)
-
-    def _unwatch_if_unused(self, campaign_id: str) -> asyncio.Future[None] | None:
-        """Let go of ``campaign_id``'s feed when no socket here watches or joins it: the future
-        that does it (a join that follows waits for it), or None."""
-        if (
-            campaign_id in self._watchers
-            or campaign_id in self._joining
-            or self._watching.pop(campaign_id, None) is None
-        ):
-            return None
-        unwatching = asyncio.ensure_future(self._unsubscribe(campaign_id))
-        self._unwatching[campaign_id] = unwatching
-        self._background.add(unwatching)  # cancelled if the hub closes first
-        unwatching.add_done_callback(self._background.discard)
-
-        def done(_: asyncio.Future[None]) -> None:
-            if self._unwatching.get(campaign_id) is unwatching:
-                del self._unwatching[campaign_id]
-
-        unwatching.add_done_callback(done)
-        return unwatching
-
-    async def _unsubscribe(self, campaign_id: str) -> None:
-        try:
-            await self._feed.unwatch(campaign_id)
-        except Exception as error:  # an unsubscribe that fails leaves a harmless subscription
-            log.warning("Could not stop watching %s: %s", campaign_id, error)
+    def _shared(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:
+        table = self._tables.get(campaign_id)
+        if table is not None and table.watchers:  # else joining (it asks once in) or gone
+            self._presence.heard(campaign_id, origin, data, ask)
 
     # -- what the repository tells -------------------------------------------------------
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
-    ) -> None:
-        cid = after.facts.id
-        behind = self._behind.get(cid)
-        if behind is not None:
-            behind.wake.set()  # its spectators may see more now
-        watchers = self._watchers.get(cid)
-        if watchers:
-            live = watchers if behind is None else [w for w in watchers if not w.behind]
-            self._send(before, after, recorded, live, origin)
-
-    def reset(self, head: Head) -> None:
-        behind = self._behind.get(head.facts.id)
-        if behind is not None:
-            behind.resync = True
-            behind.wake.set()
-        live = [w for w in self._watchers.get(head.facts.id, []) if not w.behind]
-        self._resync(head, live, RESYNC)
-
-    def _send(
         self,
         before: Head,
         after: Head,
         recorded: Sequence[Recorded[Any]],
-        watchers: Sequence[Watcher],
-        origin: object = None,
+        origin: Acting | None,
     ) -> None:
-        """Queue the change from ``before`` to ``after`` (the events ``recorded``) for each of
-        ``watchers`` as its seat may see it: the one path a change takes to the sockets, live or
-        behind the table. The socket whose action caused it (``origin``) gets it as its
-        ``accepted`` answer instead; frames are built once per seat and format."""
-        self._pushed(len(watchers))
-        built: dict[tuple[str | None, Frames], Frame] = {}
-        answering = origin.watcher if isinstance(origin, Origin) else None
-        for watcher in watchers:
-            seat = watcher.seat
-            if watcher is answering:
-                assert isinstance(origin, Origin)
-                update = _update(before, after, recorded, seat)
-                answer = Accepted(
-                    origin.command_id,
-                    update.first,
-                    update.version,
-                    False,
-                    update.events,
-                    update.patch,
-                    update.legal_actions,
-                    update.outcome,
-                )
-                watcher.outbox.put(watcher.frames.encode(answer))
-                continue
-            key = (seat, watcher.frames)
-            frame = built.get(key)
-            if frame is None:
-                frame = built[key] = watcher.frames.encode(_update(before, after, recorded, seat))
-            watcher.outbox.put(frame)
+        table = self._tables.get(after.facts.id)
+        if table is None:
+            return
+        if table.behind is not None:
+            table.behind.woken()  # its spectators may see more now
+        if table.watchers:
+            self._fanout.send(before, after, recorded, table.live(), origin)
 
-    def _resync(self, head: Head, watchers: Sequence[Watcher], reason: str | None) -> None:
-        """Queue a ``sync`` to ``head`` for each of ``watchers``, built once per seat and format."""
-        self._pushed(len(watchers))
-        built: dict[tuple[str | None, Frames], Frame] = {}
-        for watcher in watchers:
-            key = (watcher.seat, watcher.frames)
-            frame = built.get(key)
-            if frame is None:
-                frame = built[key] = watcher.frames.encode(sync_message(head, watcher.seat, reason))
-            watcher.outbox.put(frame)
-
-    # -- the audiences behind the table ---------------------------------------------------
-
-    async def _move_behind(self, cid: str, behind: _Behind) -> None:
-        """Show ``behind``'s spectators each version as the delay lets them see it, until the
-        last of them leaves."""
-        while True:
-            behind.wake.clear()
-            try:
-                head = self._heads.cached(cid) or await self._heads.head(cid)
-                shown = await self.spectators.head_for(head, None)
-                if behind.shown is None:
-                    behind.shown = shown
-                    behind.ready.set_result(None)
-                else:
-                    await self._show_behind(cid, behind, shown)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                if not behind.ready.done():
-                    # The sockets waiting for their welcome get the error; the next one to
-                    # come starts a new audience.
-                    behind.ready.set_exception(error)
-                    if self._behind.get(cid) is behind:
-                        del self._behind[cid]
-                        self.spectators.release(cid)
-                    return
-                log.warning("Showing campaign %s to its spectators failed: %s", cid, error)
-                await asyncio.sleep(RETRY_S)  # a store outage: try again a little later
-                continue
-            assert behind.shown is not None
-            timeout = self.spectators.until_due(head, behind.shown)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(behind.wake.wait(), timeout)
-
-    async def _show_behind(self, cid: str, behind: _Behind, shown: Head) -> None:
-        """Deliver to ``behind``'s spectators what happened between what they were shown and
-        ``shown``."""
-        before = behind.shown
-        assert before is not None
-        if behind.resync or shown.version < before.version:
-            behind.resync = False
-            behind.shown = shown
-            self._resync(shown, behind.watchers, RESYNC)
-        elif shown.version - before.version > BEHIND_PAGE:
-            behind.shown = shown
-            self._resync(shown, behind.watchers, None)
-        elif shown.version > before.version:
-            recorded = await self._heads.events(cid, before.version, shown.version)
-            behind.shown = shown
-            self._send(before, shown, recorded, behind.watchers)
-
-    def _shared(self, campaign_id: str, origin: str, data: bytes, ask: bool) -> None:
-        if campaign_id in self._watchers:  # else joining (it asks once in) or gone
-            self._presence.heard(campaign_id, origin, data, ask)
+    def reset(self, head: Head) -> None:
+        table = self._tables.get(head.facts.id)
+        if table is None:
+            return
+        if table.behind is not None:
+            table.behind.woken(resync=True)
+        self._fanout.resync(head, table.live(), RESYNC)
 
     # -- the change feed ------------------------------------------------------------------
 
@@ -562,7 +344,7 @@ class Hub:
 
     async def _resumed(self) -> None:
         await self._heads.catch_up_pinned()
-        self._presence.resumed(list(self._watchers))
+        self._presence.resumed(self._watched())
 
     def _spawn(self, campaign_id: str, work: Awaitable[None]) -> None:
         async def run() -> None:
@@ -575,16 +357,3 @@ class Hub:
         task = asyncio.create_task(run())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-
-def _update(
-    before: Head, after: Head, recorded: Sequence[Recorded[Any]], seat: str | None
-) -> Update:
-    return Update(
-        first=recorded[0].version,
-        version=after.version,
-        events=seen_events(after, recorded, seat),
-        patch=diff(before.shown(seat), after.shown(seat)),
-        legal_actions=after.choices(seat),
-        outcome=after.outcome,
-    )

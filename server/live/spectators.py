@@ -10,9 +10,10 @@ To apply the rule it keeps, per delayed campaign, the newest moves and their tim
 extended from the events the repository applies (it listens to it) and read back from the store
 only as far as the rule needs.
 
-This is a view, not a delivery: the live fan-out (:mod:`server.live.hub`) is the one path every
-frame takes to a socket, and it asks here which version a delayed campaign's spectators may see
-and when the next one comes due (:meth:`Spectators.until_due`).
+This is a view, not a delivery: the live fan-out (:mod:`server.live.fanout`) is the one path every
+frame takes to a socket, and the audience behind the table (:mod:`server.live.audience`) asks here
+which version a delayed campaign's spectators may see and when the next one comes due
+(:meth:`Spectators.until_due`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from projections.catalog import CatalogEntry, catalog_entry
+from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.delay import (
     Move,
@@ -195,7 +197,7 @@ class Spectators:
     # -- what the repository tells --------------------------------------------------------
 
     def advanced(
-        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: object
+        self, before: Head, after: Head, recorded: Sequence[Recorded[Any]], origin: Acting | None
     ) -> None:
         cid = after.facts.id
         tail = self._tails.get(cid)

@@ -24,17 +24,18 @@ from starlette import status
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from projections.log import SeenEvent
+from server.campaigns.acting import Acting
 from server.campaigns.delay import delay_of
 from server.campaigns.head import Head
 from server.context import Context, authenticate, context, make_campaign, perform, plan_campaign
 from server.errors import ApiError, ErrorBody, classify
+from server.live.builders import accepted, retold, seen_events, sync_message
 from server.live.frames import MAX_FRAME, Frames, frames_for
-from server.live.hub import Origin, Watcher, seen_events, sync_message
 from server.live.outbox import Frame, Outbox
+from server.live.watcher import Watcher
 from server.live.wire import WRITE_NOW
 from server.ops import logs
 from server.protocol.messages import (
-    Accepted,
     Act,
     ClientMessage,
     Create,
@@ -406,7 +407,7 @@ class Session:
                 act.action,
                 expected_version=act.expected_version,
                 command_id=act.command_id,
-                origin=Origin(watcher, act.command_id),
+                origin=Acting(watcher.number, act.command_id),
             )
         except Exception as error:
             body = _error(error)
@@ -414,8 +415,8 @@ class Session:
         else:
             if acted.duplicate:
                 head = self.ctx.service.heads.cached(watcher.campaign_id)
-                events = [] if head is None else seen_events(head, acted.events, self.seat)
-                self.send(Accepted(act.command_id, acted.first, acted.last, True, events))
+                change = retold(head, acted, self.seat)
+                self.send(accepted(act.command_id, change, duplicate=True))
             # Otherwise the fan-out has queued the answer with the update it caused.
         finally:
             await self.outbox.flush()

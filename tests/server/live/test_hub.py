@@ -7,8 +7,9 @@ import asyncio
 
 from server.campaigns.service import CampaignService
 from server.live.frames import JSON_FRAMES
-from server.live.hub import AUDIT_PER_SECOND, Hub, Watcher, audit_period
+from server.live.hub import AUDIT_PER_SECOND, Hub, audit_period
 from server.live.outbox import Frame, Outbox
+from server.live.watcher import Watcher
 from server.store.contract import Deliver, Resumed, Shared
 from server.store.memory import MemoryStore
 from tests.support import dice_race
@@ -96,7 +97,7 @@ async def test_a_join_waits_for_an_unsubscription_still_under_way() -> None:
     await asyncio.wait_for(feed.unwatching.wait(), WAIT_S)
     joining = asyncio.create_task(join(hub, cid))
     # The join registers itself before its first wait, which is on the unsubscription.
-    await until(lambda: cid in hub._joining)
+    await until(lambda: (table := hub.table(cid)) is not None and table.joining > 0)
     feed.unwatch_may_finish.set()
     await leaving
     second = await joining
