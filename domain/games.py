@@ -161,9 +161,8 @@ def _releases(game: Game) -> Mapping[str, Callable[[], Game]]:
 def rulesets_of(name: str) -> tuple[str, ...]:
     """Every ruleset the game ``name`` has released, oldest first; the last is in force."""
     game = get_game(name)
-    return tuple(ruleset for ruleset in _releases(game) if ruleset != game.info.ruleset) + (
-        game.info.ruleset,
-    )
+    older = [ruleset for ruleset in _releases(game) if ruleset != game.info.ruleset]
+    return (*older, game.info.ruleset)
 
 
 def game_for(name: str, ruleset: str) -> Game:

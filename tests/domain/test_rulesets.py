@@ -28,7 +28,7 @@ def test_a_ruleset_never_released_is_refused_with_words() -> None:
     with pytest.raises(UnsupportedRuleset, match=r"'gil-ennis/99\+content\.1'.*never released"):
         game_for("gil-ennis", "gil-ennis/99+content.1")
     created = CampaignCreated("eila", "eila/9", 1, "salt", ("player",), {})
-    with pytest.raises(UnsupportedRuleset, match="It plays eila by .*'eila/4\\+content.5'"):
+    with pytest.raises(UnsupportedRuleset, match=r"It plays eila by .*'eila/4\+content\.5'"):
         game_of(created)
 
 
