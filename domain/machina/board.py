@@ -17,7 +17,7 @@ from math import isqrt
 import msgspec
 
 from domain.machina.content import PASSABLE, ActionSpace, Circle, Side
-from domain.machina.content_load import IN_PLAY, Pack, content
+from domain.machina.content_load import IN_PLAY, Pack, content, rules_version
 
 Point = tuple[int, int]
 SIDES: tuple[Side, ...] = ("n", "e", "s", "w")
@@ -356,7 +356,9 @@ class Board:
         ties: placed earliest) whose leaving brings the area within bounds, or, when no single
         tile's does, the farthest. Kept tiles (explorers, the objective's spaces and monsters, a
         tile the next chapter tile connects to) and the anchor stay, and what stays must hold
-        together."""
+        together. Rules 1 counted only the size: see :meth:`_scroll_by_size`."""
+        if rules_version() < 2:
+            return self._scroll_by_size(anchor, halves((adding,)), keep, limit)
         remaining = frozenset(self.by_order)
         removed: list[int] = []
 
@@ -378,6 +380,30 @@ class Board:
             pick = next((o for o in candidates if fits(remaining - {o})), candidates[0])
             remaining -= {pick}
             removed.append(pick)
+        return tuple(removed)
+
+    def _scroll_by_size(
+        self, anchor: int, adding: int, keep: frozenset[int], limit: int
+    ) -> tuple[int, ...] | None:
+        """Rules 1: the tiles to scroll away before ``adding`` half map tiles join next to
+        ``anchor``, farthest from it first (ties: placed earliest), until the area's size is
+        within ``limit``, whatever its shape."""
+        total = self.halves() + adding
+        remaining = frozenset(self.by_order)
+        removed: list[int] = []
+        while total > limit:
+            far = self.hops(anchor, remaining)
+            candidates = [
+                order
+                for order in remaining
+                if order != anchor and order not in keep and self.connected(remaining - {order})
+            ]
+            if not candidates:
+                return None
+            pick = max(candidates, key=lambda o: (far.get(o, 1 << 30), -o))
+            remaining -= {pick}
+            removed.append(pick)
+            total -= 2 if self.by_order[pick].kind == "map" else 1
         return tuple(removed)
 
 

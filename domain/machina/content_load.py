@@ -302,11 +302,13 @@ read :func:`content`, the pack in play."""
 
 
 class Pack:
-    """A content pack in play; compared by identity, so that caches of what the rules work out
-    from content (tile shapes, boards) keep each pack's answers apart."""
+    """A content pack in play, with the rules version it is played by; compared by identity, so
+    that caches of what the rules work out from it (tile shapes, boards) keep its answers apart."""
 
-    def __init__(self, content: Content) -> None:
+    def __init__(self, content: Content, rules: int = 2) -> None:
         self.content = content
+        self.rules = rules
+        """The rules version, for the rules' version switches (:func:`rules_version`)."""
 
 
 IN_PLAY = InPlay("machina pack", Pack(CONTENT))
@@ -316,3 +318,9 @@ IN_PLAY = InPlay("machina pack", Pack(CONTENT))
 def content() -> Content:
     """The content of the pack in play."""
     return IN_PLAY.get().content
+
+
+def rules_version() -> int:
+    """The rules version in play: where today's rules differ from an older ruleset's, a switch
+    reads it (``if rules_version() >= 2``)."""
+    return IN_PLAY.get().rules

@@ -22,20 +22,27 @@ from domain.machina.game import RULES_VERSION, MachinaGame
 PACKS = Path(__file__).parent / "packs"
 
 
-def with_pack(version: int, rules: int = RULES_VERSION) -> Callable[[], Game]:
-    """Today's rules over the content pack ``version``."""
+def with_pack(version: int, rules: int = RULES_VERSION, name: str = "") -> Callable[[], Game]:
+    """Today's rules over the content pack ``version``, their switches set to ``rules``; the
+    ruleset is called ``name`` when its name predates content versions."""
 
     def build() -> Game:
         folder = PACKS / str(version)
         game = MachinaGame()
-        ruleset = ruleset_name("machina", rules, content_version(folder))
+        ruleset = name or ruleset_name("machina", rules, content_version(folder))
         info = msgspec.structs.replace(game.info, ruleset=ruleset)
-        played: Game = PlayedWith(game, info, IN_PLAY, Pack(load_content(folder)), folder)
+        pack = Pack(load_content(folder), rules)
+        played: Game = PlayedWith(game, info, IN_PLAY, pack, folder)
         return played
 
     return build
 
 
 RELEASES: dict[str, Callable[[], Game]] = {
+    # The first rules and content, before the ruleset named its content version: the same rules
+    # and pack as machina/1+content.1 (its streams are those of machina/1+content.1, but for the
+    # name recorded at creation).
+    "machina/1": with_pack(1, rules=1, name="machina/1"),
+    "machina/1+content.1": with_pack(1, rules=1),
     "machina/2+content.1": with_pack(1),
 }

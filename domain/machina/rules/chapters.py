@@ -25,7 +25,7 @@ from domain.machina.content import (
     TakeItem,
     TreatAsExit,
 )
-from domain.machina.content_load import content
+from domain.machina.content_load import content, rules_version
 from domain.machina.events import (
     CardCharged,
     ChapterBegan,
@@ -70,7 +70,8 @@ def kept_tiles(state: MachinaState) -> frozenset[int]:
     space = found.labelled(label) if label else None
     if space is not None:
         keep.add(space.tile)
-    keep |= _awaited(state)
+    if rules_version() >= 2:  # rules 1 let the awaited circle scroll away
+        keep |= _awaited(state)
     return frozenset(keep)
 
 
