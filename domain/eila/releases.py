@@ -27,7 +27,19 @@ def with_pack(version: int, rules: int = RULES_VERSION) -> Callable[[], Game]:
     return build
 
 
+def frozen_rules_2() -> Game:
+    """Rules 2, frozen (:mod:`domain.eila.rules_v2`), over pack 1."""
+    from domain.eila.rules_v2.content import DEFAULT_PACK as PACK_1
+    from domain.eila.rules_v2.content import load_pack as load_pack_2
+    from domain.eila.rules_v2.game import EilaGame as EilaGame2
+
+    game: Game = EilaGame2(load_pack_2(PACK_1))
+    game.folder = PACK_1  # type: ignore[attr-defined]
+    return game
+
+
 RELEASES: dict[str, Callable[[], Game]] = {
+    "eila/2+content.1": frozen_rules_2,
     "eila/3+content.2": with_pack(2, rules=3),
     "eila/3+content.3": with_pack(3, rules=3),
     "eila/4+content.3": with_pack(3),
