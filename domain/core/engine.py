@@ -19,8 +19,8 @@ from domain.core.rng import Rng
 
 
 def check_ruleset(game: Game, created: CampaignCreated) -> None:
-    """Refuse a campaign recorded under a ruleset this engine does not implement: its events would
-    mean something else under today's rules and content."""
+    """Refuse to fold a campaign with the game of another ruleset: its events would mean something
+    else. The game of a campaign's own ruleset is :func:`domain.games.game_of`."""
     if created.game != game.info.name or created.ruleset != game.info.ruleset:
         raise UnsupportedRuleset(
             f"This campaign of {created.game} was recorded under the ruleset {created.ruleset!r}, "
