@@ -16,11 +16,10 @@ from typing import Any
 
 import msgspec
 
-from domain.core.engine import check_ruleset
 from domain.core.errors import UnknownGame, UnsupportedRuleset
 from domain.core.events import CampaignCreated
 from domain.core.game import Game
-from domain.games import GAMES, get_game
+from domain.games import GAMES, game_of, rulesets_of
 from projections.catalog import StoredRuleset
 from server.campaigns.codec import Envelope
 from server.store.contract import EventStore
@@ -30,8 +29,8 @@ _any = msgspec.msgpack.Decoder(Envelope[Any])
 
 
 def played_rulesets() -> list[str]:
-    """The rulesets this server plays, by name, sorted."""
-    return sorted(game.info.ruleset for game in GAMES.values())
+    """The rulesets this server plays, by name, sorted: every one each game keeps."""
+    return sorted(ruleset for name in GAMES for ruleset in rulesets_of(name))
 
 
 def played_words() -> str:
@@ -58,11 +57,9 @@ def game_for(created: CampaignCreated) -> Game:
     """The game that plays a campaign created as ``created``; raises :class:`UnsupportedRuleset`
     in words when this server does not play it (its game is missing, or its ruleset)."""
     try:
-        game = get_game(created.game)
-        check_ruleset(game, created)
+        return game_of(created)  # the ruleset in force, or an older one the game keeps
     except (UnknownGame, UnsupportedRuleset):
         raise UnsupportedRuleset(unplayed_words(created.game, created.ruleset)) from None
-    return game
 
 
 def stored_ruleset(created: CampaignCreated) -> StoredRuleset:

@@ -1,11 +1,14 @@
 """Recorded campaigns: short streams per game, kept as test data, that must keep replaying.
 
 A recording holds a campaign's creation, the actions its seats took (with the version each was
-chosen at) and the events and state hashes that followed. Today's engine must rebuild every state
-hash from the stored events, and must turn the same actions into the same events: a change that
-would alter a campaign in progress fails here until the ruleset is bumped (and the streams
-recorded again with ``python -m tests.recorded.make``). The content a recording was made with is
-pinned by a digest, so changed content files need a new content version too.
+chosen at) and the events and state hashes that followed. Today's engine, under the ruleset the
+recording was made with (:func:`domain.games.game_for`: the ruleset in force or an older one),
+must rebuild every state hash from the stored events, and must turn the same actions into the
+same events: a change that would alter a campaign in progress, of any ruleset, fails here. For
+the ruleset in force, bump it (and record under the new one with ``python -m
+tests.recorded.make``); for an older one, put its old behaviour back (docs/releases.md). The
+content a recording was made with is pinned by a digest, so changed content files need a new
+content version too, and a released pack may never change.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from domain.core.hashing import state_hash
 from domain.core.rng import Chance, Rng
 from domain.core.ruleset import VERSION_FILE
 from domain.eila.content import DEFAULT_PACK
-from domain.games import get_game
+from domain.games import game_for, get_game
 from domain.gil_ennis.content import CONTENT_DIR
 from domain.machina.content_load import CONTENT_DIR as MACHINA_CONTENT_DIR
 
@@ -144,11 +147,20 @@ class Recording(msgspec.Struct, frozen=True):
     events: list[Line]
 
 
-def content_digest(game: str) -> str:
-    """BLAKE2b over every content file of ``game`` (names and parsed JSON, keys sorted, so that
-    layout does not count), the version file aside."""
+def content_folder(game: str, ruleset: str | None = None) -> Path:
+    """Where the content of ``game`` under ``ruleset`` lies (None: the ruleset in force)."""
+    if ruleset is None or ruleset == get_game(game).info.ruleset:
+        return CONTENT_DIRS[game]
+    folder = getattr(game_for(game, ruleset), "folder", None)
+    assert isinstance(folder, Path), f"{game} by {ruleset!r} names no content folder"
+    return folder
+
+
+def content_digest(game: str, ruleset: str | None = None) -> str:
+    """BLAKE2b over every content file of ``game`` under ``ruleset`` (names and parsed JSON,
+    keys sorted, so that layout does not count), the version file aside."""
     digest = blake2b(digest_size=16)
-    folder = CONTENT_DIRS[game]
+    folder = content_folder(game, ruleset)
     for path in sorted(folder.rglob("*.json")):
         if path.name == VERSION_FILE:
             continue
@@ -159,8 +171,10 @@ def content_digest(game: str) -> str:
 
 
 def path_of(game: str, ruleset: str, scenario: str) -> Path:
-    """``tests/recorded/<game>/<ruleset after the slash>/<scenario>.json``."""
-    return HERE / game / ruleset.partition("/")[2] / f"{scenario}.json"
+    """``tests/recorded/<game>/<ruleset after the slash>/<scenario>.json`` (``eila-1``, named
+    before rulesets had a slash: ``eila/1/``)."""
+    folder = ruleset.partition("/")[2] or ruleset.rpartition("-")[2]
+    return HERE / game / folder / f"{scenario}.json"
 
 
 def recordings() -> Iterator[tuple[Path, Recording]]:
@@ -250,14 +264,14 @@ class Mismatch(Exception):
 def check(recording: Recording) -> None:
     """Raise :class:`Mismatch` unless today's engine reproduces ``recording`` exactly: every
     stored state hash from the stored events, and the same events from the same actions."""
-    game = get_game(recording.game)
+    game = game_for(recording.game, recording.ruleset)
     name = f"{recording.game}/{recording.scenario} ({recording.ruleset})"
     bump = (
         "A change alters campaigns recorded under this ruleset: bump the ruleset (the rules "
         "version in the game's game.py, or content/version.json), add a line to its "
         "RULES_NOTES.md, and record the streams again with 'python -m tests.recorded.make'."
     )
-    digest = content_digest(recording.game)
+    digest = content_digest(recording.game, recording.ruleset)
     if digest != recording.content:
         raise Mismatch(f"{name}: the content files changed since it was recorded. {bump}")
     events = decoded(game, recording)
