@@ -293,6 +293,7 @@ class CampaignService:
             seat=seat,
             command_id=command_id,
             origin=origin,
+            action=action_id,
         )
 
     async def rewind(
