@@ -132,6 +132,7 @@ def serve(settings: Settings) -> None:
                     "server.serve:app_from_environment",
                     factory=True,
                     workers=settings.workers,
+                    timeout_worker_healthcheck=settings.worker_healthcheck_s,
                     **options,
                 )
             finally:

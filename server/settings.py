@@ -81,6 +81,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     port: int = 8000
     workers: int = 1
     """Server processes sharing the port (Redis store only)."""
+    worker_healthcheck_s: int = 30
+    """With ``workers`` above 1: how long a worker may take to answer its supervisor's health
+    check (at start, while it imports and opens its store, and after) before it is taken for
+    hung and replaced. uvicorn's own 5 s let a busy machine kill healthy workers as they
+    started, one after another."""
     redis_url: str | None = None
     """Without one, the embedded SQLite store under ``data_dir``. ``redis://host:port/db`` names
     one Redis; ``redis+cluster://host:port`` (``rediss+cluster://`` with TLS) any node of a Redis
