@@ -32,6 +32,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import msgspec
+
 from projections.log import SeenEvent, seen
 from projections.patch import diff
 from server.campaigns.codec import Recorded
@@ -389,6 +391,19 @@ class Hub:
         message = Presence([Present(s.seat, s.name) for s in everyone.seated], everyone.spectators)
         built: dict[Frames, Frame] = {}
         for watcher in listeners:
+            frame = built.get(watcher.frames)
+            if frame is None:
+                frame = built[watcher.frames] = watcher.frames.encode(message)
+            watcher.outbox.put(frame)
+
+    def tell_seats(self, campaign_id: str, message: msgspec.Struct) -> None:
+        """Send ``message``, which is not an event (a rewind proposal, a rewind's banner:
+        :mod:`server.lineage.proposals`), to the seated sockets here that watch
+        ``campaign_id``."""
+        built: dict[Frames, Frame] = {}
+        for watcher in self._watchers.get(campaign_id, []):
+            if watcher.seat is None:
+                continue
             frame = built.get(watcher.frames)
             if frame is None:
                 frame = built[watcher.frames] = watcher.frames.encode(message)
