@@ -156,6 +156,7 @@ def create_app(
         # Who is connected, over every process, as the hub's presence sharing knows it.
         sharing = hub._presence
         seats_api = BotSeats(driver, lambda cid: {s.seat for s in sharing.everyone(cid).seated})
+        driver.connected = seats_api.connected
     ctx = Context(
         service, hub, metrics, runner, limits, Timelines(service.heads), bot_seats=seats_api
     )
