@@ -35,21 +35,8 @@ def own_last_move(recorded: Sequence[Recorded[Any]], seat: str) -> bool:
     return sum(1 for each in recorded if each.settled) == 1
 
 
-def must_agree(
-    game: Game,
-    seat: str,
-    humans: Sequence[str],
-    undone: Sequence[Recorded[Any]],
-    target: Any,
-    now: Any,
-) -> tuple[str, ...]:
-    """The seats whose yes ``seat``'s rewind needs (none: it may rewind alone).
-
-    ``humans``: the seats people play; ``undone``: the events the rewind would undo; ``target``
-    and ``now``: the state it returns to and the state it leaves."""
-    others = tuple(other for other in humans if other != seat)
-    if not others:
-        return ()
-    if own_last_move(undone, seat) and not luck_seen(game, target, now):
-        return ()
-    return others
+def alone(game: Game, seat: str, undone: Sequence[Recorded[Any]], target: Any, now: Any) -> bool:
+    """Whether ``seat`` may make a rewind alone at a table of several people: ``undone`` (the
+    events it undoes) is its own last move and going from ``target`` (the state it returns to)
+    to ``now`` drew no luck."""
+    return own_last_move(undone, seat) and not luck_seen(game, target, now)

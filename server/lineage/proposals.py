@@ -34,7 +34,7 @@ from server.campaigns.points import check_rewind
 from server.campaigns.service import CampaignService
 from server.campaigns.timeline_cache import Timelines
 from server.errors import ApiError
-from server.lineage.agreement import must_agree, people
+from server.lineage.agreement import alone, own_last_move, people
 from server.live.hub import Hub
 from server.protocol.messages import ActedOut
 from server.protocol.proposal_io import ProposalOut
@@ -53,6 +53,10 @@ log = logging.getLogger("tabletale.proposals")
 
 ATTR = "proposal"
 """The campaign attribute that holds the open proposal as JSON (empty: none)."""
+
+MOVE_EVENTS = 256
+"""A rewind that undoes more events than this undoes more than one move of any game here: its
+events are not read to tell whether it is the seat's own last move."""
 
 BotSeatsOf = Callable[[str], Awaitable[Collection[str]]]
 """The seats bots play in a campaign now."""
@@ -127,12 +131,14 @@ class Proposals:
         found = await self._service.decision_points.runs(head, to, before=2, after=1)
         check_rewind(head, found, to)
         bots = await self._bot_seats(head.facts.id)
-        humans = people(head.facts.seats, bots)
-        if len(humans) < 2:
-            return ()
+        others = tuple(other for other in people(head.facts.seats, bots) if other != seat)
+        if not others or head.version - to > MOVE_EVENTS:
+            return others  # a table of one person; or more events than one move appends
         undone = await self._service.events(head.facts.id, to, head.version)
+        if not own_last_move(undone, seat):
+            return others
         _, target = await self._service.state_at(head.facts.id, to)
-        return must_agree(head.game, seat, humans, undone, target, head.state)
+        return () if alone(head.game, seat, undone, target, head.state) else others
 
     # -- asking and answering -------------------------------------------------------------
 
