@@ -274,8 +274,10 @@ class Proposals:
     ) -> None:
         campaign_id = after.facts.id
         agreed = self._agreed.get(campaign_id, [])
-        for each in recorded:
-            if type(each.event) is Rewound:
+        rewinds = [each for each in recorded if type(each.event) is Rewound]
+        # A banner only for a campaign whose sockets are watching here (its head is pinned).
+        if rewinds and campaign_id in self._service.heads.pinned():
+            for each in rewinds:
                 self._spawn(self._banner(campaign_id, each, agreed))
         proposal = self._known.get(campaign_id)
         if proposal is None or after.version == proposal.at or agreed:
