@@ -39,6 +39,7 @@ from server.live.hub import Hub
 from server.protocol.messages import ActedOut
 from server.protocol.proposal_io import ProposalOut
 from server.protocol.proposals import (
+    PROPOSAL_ATTR,
     UNDONE_SHOWN,
     Ending,
     Proposal,
@@ -51,8 +52,7 @@ from server.store.base import VersionConflict
 
 log = logging.getLogger("tabletale.proposals")
 
-ATTR = "proposal"
-"""The campaign attribute that holds the open proposal as JSON (empty: none)."""
+ATTR = PROPOSAL_ATTR
 
 MOVE_EVENTS = 256
 """A rewind that undoes more events than this undoes more than one move of any game here: its

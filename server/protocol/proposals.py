@@ -11,6 +11,9 @@ from typing import Literal
 
 import msgspec
 
+PROPOSAL_ATTR = "proposal"
+"""The campaign attribute that holds the open proposal as JSON (empty: none)."""
+
 Ending = Literal["accepted", "declined", "withdrawn", "moved_on"]
 """How a proposal ended: every seat asked said yes (the campaign was rewound); a seat said no, or
 the seat that asked withdrew (nothing changed); a move was made first (nothing changed)."""

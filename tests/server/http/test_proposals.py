@@ -148,3 +148,15 @@ async def test_a_spectator_cannot_propose(api: httpx.AsyncClient) -> None:
     await played(api, created, ["roll"])
     refused = await api.post(f"/api/campaigns/{created['id']}/proposals", json={"to": 2})
     assert refused.status_code == 403
+
+
+async def test_an_open_proposal_stays_out_of_the_export_file(api: httpx.AsyncClient) -> None:
+    created = await two_seats(api)
+    cid, seats = created["id"], created["seats"]
+    await played(api, created, ["roll", "roll"])
+    asker, _ = await mover(api, created)
+    asked = await propose(api, cid, seats[asker], 3)
+    assert asked.json()["proposal"] is not None
+    exported = await api.get(f"/api/campaigns/{cid}/export", headers=auth(seats[asker]))
+    assert exported.status_code == 200, exported.text
+    assert "proposal" not in exported.text and asked.json()["proposal"]["id"] not in exported.text
