@@ -25,9 +25,21 @@ from server.campaigns.repository import NotReady
 from server.campaigns.service import CampaignService
 from server.campaigns.timeline_cache import Timelines
 from server.context import Context
-from server.http import analysis, bots, campaigns, commands, export, games, lineage, ops, reads
+from server.http import (
+    analysis,
+    bots,
+    campaigns,
+    commands,
+    export,
+    games,
+    lineage,
+    ops,
+    proposals,
+    reads,
+)
 from server.http.static import WEB_ROOT, WebClient
 from server.lineage.family import Lineages
+from server.lineage.proposals import BotSeatsOf, Proposals
 from server.live import presence
 from server.live.hub import Hub
 from server.ops.metrics import Metrics
@@ -35,12 +47,21 @@ from server.protocol import openapi
 from server.settings import BotSettings, load
 from server.store.analyses import analyses_of
 from server.store.feed import LocalFeed
-from server.store.leases import bot_table_of
+from server.store.leases import BotTable, bot_table_of
 from server.store.redis_store import RedisStore
 from server.throttle import Throttle
 from server.ws.direct import DirectSockets
 from server.ws.replay import replay_socket
 from server.ws.session import campaign_socket, play_socket
+
+
+def bots_of(table: BotTable | None) -> BotSeatsOf:
+    """The seats bots play in a campaign, as the bot table keeps them (none without one)."""
+
+    async def seats(campaign_id: str) -> set[str]:
+        return set() if table is None else set(await table.seats(campaign_id))
+
+    return seats
 
 
 class CatalogSource:
@@ -82,6 +103,9 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/actions", commands.act, methods=["POST"]),
         Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
+        Route(api + "/{id}/proposal", proposals.open_proposal, methods=["GET"]),
+        Route(api + "/{id}/proposals", proposals.propose, methods=["POST"]),
+        Route(api + "/{id}/proposal/answer", proposals.answer, methods=["POST"]),
         Route(api + "/{id}/bots", bots.list_bots, methods=["GET"]),
         Route(api + "/{id}/bots", bots.hand_over, methods=["POST"]),
         Route(api + "/{id}/bots/take-back", bots.take_back, methods=["POST"]),
@@ -146,6 +170,7 @@ def create_app(
         # Who is connected, over every process, as the hub's presence sharing knows it.
         sharing = hub._presence
         seats_api = BotSeats(driver, lambda cid: {s.seat for s in sharing.everyone(cid).seated})
+        driver.connected = seats_api.connected
     ctx = Context(
         service, hub, metrics, runner, limits, Timelines(service.heads), bot_seats=seats_api
     )
@@ -199,6 +224,7 @@ def create_app(
     app.state.lineages = Lineages(service, runner)
     app.state.census = census
     app.state.bot_seats = seats_api
+    app.state.proposals = Proposals(service, hub, ctx.timelines, bots_of(bot_table))
     app.state.analyses = analyst
     app.state.openapi = openapi.build(table)
     return app

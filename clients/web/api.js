@@ -108,6 +108,18 @@ export const rewind = (id, token, to, expectedVersion = null) =>
     body: expectedVersion === null ? { to } : { to, expected_version: expectedVersion },
   });
 
+// Rewinds the other people at the table agree to (docs/protocol.md, "Rewinds at a table of
+// several people"): {proposal, rewound, ended}. `propose` rewinds at once when the seat may
+// rewind alone (its own last move, or a table of one person), else asks the others.
+export const proposal = (id, token) => call("GET", `${campaign(id)}/proposal`, { token });
+export const propose = (id, token, to, expectedVersion = null) =>
+  call("POST", `${campaign(id)}/proposals`, {
+    token,
+    body: expectedVersion === null ? { to } : { to, expected_version: expectedVersion },
+  });
+export const answerProposal = (id, token, proposalId, accept) =>
+  call("POST", `${campaign(id)}/proposal/answer`, { token, body: { id: proposalId, accept } });
+
 // While the server is out of reach: ask its health check every `everyMs` and call `back()` once
 // it answers, so a page reconnects as soon as the server is up again rather than when a backoff
 // timer runs out. Returns a function that stops asking.

@@ -10,7 +10,8 @@ import * as api from "./api.js";
 import { ActionSink } from "./boards/common.js";
 import { boardFor } from "./boards/index.js";
 import { LiveConnection } from "./connection.js";
-import { dangerMenu, isDangerous } from "./danger.js";
+import { Agreement } from "./agree.js";
+import { confirmDanger, dangerMenu, isDangerous } from "./danger.js";
 import { BotControls } from "./hint.js";
 import { HowTo } from "./howto.js";
 import { clear, h } from "./dom.js";
@@ -141,12 +142,13 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
   const turnBar = new TurnBar({ show: () => showChoices() });
   const bots = new BotControls({
     campaign, seat, token, info, changed: () => drawSeats(),
-    table: () => ({ seats: replica.seats, connected: replica.connected(), outcome: replica.outcome, online: online() }),
+    table: () => ({ seats: replica.seats, connected: replica.connected(), outcome: replica.outcome, online: online(), version: replica.version }),
   });
   turnBar.attach(bots.button, bots.output);
   turnBar.node.append(bots.top);
   const status = h("p", { class: "campaign-status" });
   const notices = h("div", { class: "notices", "aria-live": "polite" });
+  const agreeSlot = h("div", { class: "agree-slot" });
   const announcer = h("div", { class: "sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true" });
   const boardSlot = h("div", { class: "board-slot" });
   const extraActions = h("section", { class: "panel actions-panel", "aria-label": "Your actions" });
@@ -177,7 +179,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     h("div", { class: "campaign-bar" },
       h("div", { class: "campaign-heading" }, h("h1", { class: "campaign-title" }, gameTitle), status),
       h("div", { class: "bar-actions" }, howTo.button, timelineButton, dangerSlot, h("a", { class: "button ghost", href: "#/" }, "Lobby"))),
-    forkedFrom, notices, announcer, timelineSlot, historyBar,
+    forkedFrom, agreeSlot, notices, announcer, timelineSlot, historyBar,
     h("div", { class: "campaign-body" },
       h("div", { class: "board-column" }, endSlot, boardSlot),
       h("aside", { class: "sidebar", "aria-label": "The table" }, seatsPanel, bots.node, extraActions, recentPanel, keysHelp())));
@@ -195,6 +197,11 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
 
   const connection = new LiveConnection(campaign, { token, name: playerName(), handlers: {} });
   const replica = connection.replica;
+  const agreement = new Agreement({
+    campaign, seat, token, info, node: agreeSlot,
+    notice: (text, tone) => notice(notices, text, tone, "proposal"),
+  });
+  let sharing = 0; // how many sockets play this page's seat, as the last presence said
 
   function online() {
     return connection.online;
@@ -342,11 +349,41 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       playing: replica.seat,
       bots: bots.bots,
       download: () => download(),
-      switchTo: (next) => {
+      switchTo: async (next) => {
+        if (next && !(await mayTake(next))) return;
         choose(campaign, next);
         navigate(next ? `#/c/${campaign}` : `#/c/${campaign}/watch`, { reload: true });
       },
     });
+  }
+
+  // Taking a seat someone plays now is asked first: their page is told (it sees a second page on
+  // its seat), and this page's own seat is left without its player.
+  async function mayTake(next) {
+    const holders = (replica.presence?.seats || []).filter((entry) => entry.seat === next);
+    if (!holders.length) return true;
+    const name = seatName(info, next);
+    const named = holders.map((entry) => entry.name).filter(Boolean);
+    const who = named.length ? named.join(", ") : "another player";
+    const mine = replica.seat ? ` This page stops playing ${seatName(info, replica.seat)}, which is left without a player here.` : "";
+    return confirmDanger({
+      title: `Play as ${name}?`,
+      lost: `${name} is being played by ${who}, connected now. Both of you would play ${name}, and their page is told that you joined it.${mine}`,
+      confirm: `Play as ${name}`,
+      safe: replica.seat ? `Stay as ${seatName(info, replica.seat)}` : "Keep watching",
+    });
+  }
+
+  // Somebody else opened this page's seat: say so, once each time it happens.
+  function seatShared() {
+    if (!replica.seat) return;
+    const here = (replica.presence?.seats || []).filter((entry) => entry.seat === replica.seat);
+    if (here.length > 1 && sharing <= 1) {
+      const others = here.map((entry) => entry.name).filter((name) => name && name !== playerName());
+      const who = others.length ? others.join(", ") : "Someone";
+      notice(notices, `${who} also plays ${seatName(info, replica.seat)} now, from another page: either of you may take its moves.`, "warn", "seat-shared");
+    }
+    sharing = here.length;
   }
 
   // The export file, saved by the browser as a download.
@@ -406,6 +443,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
           notice(notices, `Spectators see this game ${behindTable(behind)} behind you, so what you say aloud may be ahead of what they see.`, "info", "delay", true);
         }
         drawSeats();
+        agreement.refresh();
         const missed = message.missed || [];
         const first = missed.length ? missed[0].version : message.version;
         refreshStory([first, message.version], missed);
@@ -414,6 +452,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
       } else {
         refreshStory([replica.version, replica.version], []);
       }
+      agreement.moved(replica.version);
       if (timeline) timeline.grown();
       if (openAt !== null && message.type === "welcome" && !timeline) openTimeline(openAt);
       openAt = null;
@@ -428,8 +467,11 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     },
     presence: () => {
       drawSeats();
+      seatShared();
       bots.presenceChanged();
     },
+    proposal: (message) => agreement.pushed(message),
+    rewound: (message) => agreement.pushed(message),
     status: (state, detail) => {
       if (state === "down") {
         notice(notices, `The connection dropped. Reconnecting in ${Math.round(detail.delay / 100) / 10} s (attempt ${detail.attempt})…`, "warn", "connection");
@@ -469,6 +511,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
         draw();
       },
       leave: closeTimeline,
+      proposed: (proposal) => agreement.show(proposal),
       forked: (created) => {
         const same = replica.seat && created.seats[replica.seat] ? replica.seat : Object.keys(created.seats)[0];
         remember(created.id, created.game, created.seats, same);
@@ -519,6 +562,7 @@ async function mountLive(root, { campaign, watch, navigate, entry, at }) {
     document.removeEventListener("keydown", onKey);
     for (const dialog of document.querySelectorAll("dialog.how-to")) dialog.remove();
     bots.stop();
+    agreement.stop();
     document.removeEventListener("pointerdown", onPointer);
     clearTimeout(litTimer);
     timeline?.close();

@@ -16,7 +16,7 @@ function commandPrefix() {
 
 export class LiveConnection {
   // handlers: change(replica, message), status(state, detail), problem({code, message}),
-  // presence(replica)
+  // presence(replica), proposal(message), rewound(message)
   constructor(campaign, { token = null, name = "", handlers = {} } = {}) {
     this.campaign = campaign;
     this.token = token;
@@ -114,6 +114,8 @@ export class LiveConnection {
     }
     if (CHANGES.has(message.type) && !this.replica.lost) this.emit("change", this.replica, message);
     if (message.type === "presence") this.emit("presence", this.replica);
+    // not events: a rewind proposed, answered or ended; a rewind's banner (agree.js)
+    if (message.type === "proposal" || message.type === "rewound") this.emit(message.type, message);
   }
 
   get busy() {

@@ -10,6 +10,8 @@ import { seatName } from "./turn.js";
 
 const REFRESH_MS = 5000; // how often the bot seats are read again while the page is drawn
 const AWAY_POLL_MS = 2000; // while a partner is gone but not yet away: how often to look again
+const BOT_WAIT_POLL_MS = 1000; // after a move: whether a bot seat waits on a shared decision
+const BOT_WAIT_LOOKS = 4;
 
 // "90 s", "2 minutes": how long a seat must have been away, in words.
 function awhile(seconds) {
@@ -66,13 +68,15 @@ export class BotControls {
     const running = replica.outcome === "running";
     this.button.hidden = !this.token || !running;
     const mine = (replica.legalActions || []).length > 0;
+    this.mine = mine;
     this.button.disabled = !online || !mine || this.asking;
     this.button.title = !online ? "Hints come back with the connection." : mine ? "What the bot would do now, and why" : "A hint is for a move of yours.";
     if (this.hintVersion !== replica.version) {
       this.output.textContent = "";
       this.hintVersion = -1;
     }
-    if (Date.now() - this.readAt > REFRESH_MS) this.read();
+    // a bot seat may wait for the people at a new move (a shared decision): read it again then
+    if (Date.now() - this.readAt > REFRESH_MS || (this.bots.size && this.readVersion !== replica.version)) this.read();
   }
 
   // Somebody joined or left: whether a seat is away, or back, may have changed.
@@ -98,6 +102,7 @@ export class BotControls {
 
   async read() {
     this.readAt = Date.now();
+    this.readVersion = this.version;
     clearTimeout(this.poll);
     this.poll = null;
     try {
@@ -111,12 +116,27 @@ export class BotControls {
     this.drawManage();
     this.changed();
     if (this.waitingForAway()) this.schedule(AWAY_POLL_MS);
+    else if (this.botMayWait()) this.schedule(BOT_WAIT_POLL_MS);
   }
 
   schedule(ms) {
     if (this.stopped) return;
     clearTimeout(this.poll);
     this.poll = setTimeout(() => this.read(), ms);
+  }
+
+  // Whether a bot seat may yet say it waits on a decision this seat shares: the bot works out
+  // what it would choose after the move, so the page looks again a few times.
+  botMayWait() {
+    const table = this.table();
+    if (!this.bots.size || !this.token || table.outcome !== "running" || !this.mine) return false;
+    if ((this.listing.waiting || []).some((entry) => entry.version === table.version)) return false;
+    if (this.waitVersion !== table.version) {
+      this.waitVersion = table.version;
+      this.waitLooks = 0;
+    }
+    this.waitLooks += 1;
+    return this.waitLooks <= BOT_WAIT_LOOKS;
   }
 
   // A partner's seat without a socket, not a bot's and not yet listed away: it becomes away when
@@ -149,10 +169,15 @@ export class BotControls {
     const handable = running && levels.length ? listing.away.filter((seat) => seat !== this.seat) : [];
     const offers = handable.map((seat) =>
       h("div", { class: "bot-offer" },
-        h("span", {}, `${name(seat)}'s player has been away for over ${awhile(listing.away_after_s)}.`),
+        h("span", {}, `${name(seat)}'s player has been away for ${awhile(listing.away_for_s?.[seat] ?? listing.away_after_s)}.`),
         h("button", { type: "button", class: "small hand-over", dataset: { seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, seat)) },
           `Hand ${name(seat)} to a bot`)));
-    clear(this.top, mine, offers);
+    // A bot seat leaves a decision either seat may take to the people, and says what it would do.
+    const waits = running ? (listing.waiting || []).filter((entry) => entry.version === table.version && entry.seat !== this.seat) : [];
+    const waiting = waits.map((entry) =>
+      h("p", { class: "bot-waits hint-text", dataset: { seat: entry.seat } },
+        `${name(entry.seat)}'s bot leaves this decision to you, as it is for both of you. It would choose: ${entry.label}.`));
+    clear(this.top, mine, offers, waiting);
     const leave = running && levels.length && table.seats.length > 1 && !this.bots.has(this.seat)
       ? h("button", { type: "button", class: "ghost small", dataset: { seat: this.seat }, onclick: () => this.change(() => api.handOver(this.campaign, this.token, this.seat)) },
         `Let a bot play ${name(this.seat)} until I'm back`)

@@ -287,6 +287,8 @@ export class Timeline {
     }
   }
 
+  // A rewind the seat may make alone (a table of one person, or its own last move with no luck
+  // drawn since) is made at once; otherwise the other people's seats are asked (agree.js).
   async rewind() {
     this.pause();
     const story = this.host.story;
@@ -295,13 +297,19 @@ export class Timeline {
     const asked = await confirmDanger({
       title: `Rewind to ${here}?`,
       lost: `The ${undone === 1 ? "last move is" : `last ${undone} moves are`} undone for every seat, and play goes on from ${here}. `
+        + "At a table of several people the others are asked to agree first, unless you take back only your own last move. "
         + "The undone moves stay readable in the timeline; to play on from them instead, fork from here.",
       confirm: `Rewind to ${here}`,
     });
     if (!asked) return;
     try {
-      await api.rewind(this.host.campaign, this.host.token, this.version, this.host.head());
-      this.host.notice(`Rewound to ${here}.`, "ok");
+      const answer = await api.propose(this.host.campaign, this.host.token, this.version, this.host.head());
+      if (answer.proposal) {
+        this.host.proposed(answer.proposal);
+        this.host.notice(`Asked the others to agree to rewind to ${here}; nothing changes until they do.`, "info");
+      } else {
+        this.host.notice(`Rewound to ${here}.`, "ok");
+      }
       this.host.leave();
     } catch (error) {
       this.host.notice(`Cannot rewind to ${here}: ${error.message}`, "error");

@@ -25,7 +25,8 @@ from domain.eila.game import EilaGame
 from domain.eila.rules.storage import goal_side, have
 from domain.eila.sampling import sample as eila_sample
 from domain.eila.state import EilaState
-from domain.gil_ennis.actions import AddDrawn, EndClimb, Place
+from domain.gil_ennis.actions import AddDrawn, EndClimb, Place, UsePower
+from domain.gil_ennis.content import characters
 from domain.gil_ennis.game import GilEnnisGame
 from domain.gil_ennis.sampling import sample as gil_ennis_sample
 from domain.gil_ennis.state import GilEnnisState
@@ -92,6 +93,18 @@ def _gil_ennis_value(game: Game, state: GilEnnisState) -> float:
 _STEEPNESS = 4.0
 """How sharply the value turns around a score of one half (a fair chance on the summit)."""
 
+
+def _once_a_game(action: Any) -> bool:
+    """Whether ``action`` uses one of a character's once-a-game abilities."""
+    if not isinstance(action, UsePower) or not action.power.startswith("ability:"):
+        return False
+    who, _, ability = action.power.removeprefix("ability:").partition("/")
+    found = characters().get(who)  # the cards of the pack in play
+    return found is not None and any(
+        each.id == ability and each.frequency == "game" for each in found.abilities
+    )
+
+
 GIL_ENNIS = Knowledge(
     sample=gil_ennis_sample,
     rollout=_gil_ennis_rollout,
@@ -99,6 +112,7 @@ GIL_ENNIS = Knowledge(
     over=_ended,
     moves=_gil_ennis_moves,
     favourite=_gil_ennis_favourite,
+    spends=_once_a_game,
 )
 
 

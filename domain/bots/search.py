@@ -77,6 +77,9 @@ class Knowledge:
     """The policy's first move, from the observation as the seats see it (None: the rollout
     policy's in one sampled world). A game whose rollout policy is a cheap stand-in names its
     full heuristic here."""
+    spends: Callable[[Any], bool] = field(default=lambda action: False)
+    """Whether an action spends what a seat has once a game (an ability): the search plays such
+    a first move only when its own figures say it pays (see :func:`_choice`)."""
 
 
 @dataclass
@@ -171,11 +174,11 @@ def search(
         world = knowledge.sample(observation, observer, chance)
         favourite = _key(knowledge.rollout(game, world, first, chance))
     if len(first) == 1:
-        return _choice(root, first, favourite, 0, level)
+        return _choice(root, first, favourite, 0, level, knowledge.spends)
     for _ in range(level.iterations):
         world = knowledge.sample(observation, observer, chance)
         _iterate(game, knowledge, root, world, seats, level, chance, favourite)
-    return _choice(root, first, favourite, level.iterations, level)
+    return _choice(root, first, favourite, level.iterations, level, knowledge.spends)
 
 
 def _key(move: Move) -> tuple[str, str]:
@@ -251,10 +254,19 @@ def _iterate(
 
 
 def _choice(
-    root: Node, first: list[Move], favourite: tuple[str, str], iterations: int, level: Level
+    root: Node,
+    first: list[Move],
+    favourite: tuple[str, str],
+    iterations: int,
+    level: Level,
+    spends: Callable[[Any], bool] = lambda action: False,
 ) -> Choice:
     """The policy's first move, unless another one visited ``level.trust`` times at least scored
-    ``level.margin`` more on average (then the best such, by mean value, then visits)."""
+    ``level.margin`` more on average (then the best such, by mean value, then visits).
+
+    A move that ``spends`` a once-a-game ability is kept only when its own figures say it pays:
+    visited ``level.trust`` times and ``level.margin`` ahead of the best move that spends
+    nothing; else that move is played and the ability kept."""
 
     def stats(move: Move) -> Node:
         child = root.children.get(_key(move), Node())
@@ -275,6 +287,12 @@ def _choice(
         best = challenger
     else:
         best = kept
+    saving = [m for m in first if not spends(m[1].action)]
+    if spends(best[1].action) and saving:
+        rival = max(saving, key=lambda m: (stats(m).mean, stats(m).visits))
+        tried = stats(best).visits >= max(1, level.trust)
+        if not tried or stats(best).mean < stats(rival).mean + level.margin:
+            best = kept if kept is not None and not spends(kept[1].action) else rival
     # The runner-up is judged as the choice was: by mean among the moves visited often enough
     # to be trusted, and only where none was, the most visited (a hint names it with its mean).
     others = [m for m in first if m is not best]

@@ -23,7 +23,7 @@ import contextlib
 import logging
 import multiprocessing
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from concurrent.futures.thread import BrokenThreadPool
@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from domain.core.errors import DomainError
 from projections.log import bot_command
 from server.bots import thinking
+from server.bots.shared import Waiting, shared
 from server.bots.specs import BotSpec, parse_spec
 from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
@@ -74,6 +75,12 @@ class BotDriver:
         self._rescan = asyncio.Event()
         self._scanner: asyncio.Task[None] | None = None
         self._executor: Executor | None = None
+        self.connected: Callable[[str], Collection[str]] = lambda campaign_id: ()
+        """The seats with a socket open to a campaign now, over every process (set by the
+        app from the hub's presence): while a person's seat is connected, shared decisions
+        wait for the people."""
+        self.waiting: dict[str, Waiting] = {}
+        """Per campaign, the bot seat waiting for the people on a shared decision."""
         service.heads.listen(self)
 
     # -- running --------------------------------------------------------------------------
@@ -183,15 +190,40 @@ class BotDriver:
                     await self.table.rest(campaign_id)
                     return
                 seats = await self.table.seats(campaign_id)
-                due = [s for s in head.facts.seats if s in seats and head.legal(s)]
-                if due:
+                due = self._due(head, seats)
+                if due is not None:
                     since = loop.time()
-                    await self._move(head, due[0], parse_spec(seats[due[0]]), since)
+                    await self._move(head, due, parse_spec(seats[due]), since)
                     continue
+                await self._wait_for_people(head, seats)
             except StoreError as error:
                 log.warning("The bots of %s wait for the store: %s", campaign_id, error)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), self.settings.poll_s)
+
+    def _due(self, head: Head, seats: dict[str, str]) -> str | None:
+        """The first bot seat with a decision of its own to take now; a decision it shares with
+        a connected person waits for the people (:mod:`server.bots.shared`)."""
+        connected = self.connected(head.facts.id)
+        for seat in head.facts.seats:
+            if seat in seats and head.legal(seat) and not shared(head, seat, seats, connected):
+                self.waiting.pop(head.facts.id, None)
+                return seat
+        return None
+
+    async def _wait_for_people(self, head: Head, seats: dict[str, str]) -> None:
+        """A bot seat with a shared decision waits for the people: worked out once a version,
+        what it would choose is kept for them to read (its own hint-like line)."""
+        campaign_id = head.facts.id
+        held = self.waiting.get(campaign_id)
+        if held is not None and held.version == head.version:
+            return
+        self.waiting.pop(campaign_id, None)
+        waiting = [s for s in head.facts.seats if s in seats and head.legal(s)]
+        if waiting:
+            seat = waiting[0]
+            _, label = await self.choose(head, seat, parse_spec(seats[seat]))
+            self.waiting[campaign_id] = Waiting(seat, head.version, label)
 
     async def _move(self, head: Head, seat: str, spec: BotSpec, since: float) -> None:
         campaign_id = head.facts.id

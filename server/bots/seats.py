@@ -13,6 +13,7 @@ import msgspec
 from domain.core.errors import IllegalAction, InvalidOptions
 from domain.core.game import Game
 from server.bots.driver import BotDriver
+from server.bots.shared import Waiting
 from server.bots.specs import POLICIES, BotSpec, check_spec, levels_of, parse_spec
 from server.campaigns.fresh import wall_clock_ms
 from server.campaigns.head import Head
@@ -45,6 +46,11 @@ class BotsOut(msgspec.Struct, frozen=True):
     away_after_s: float
     bots: dict[str, list[int]]
     """The policies a seat may be given, each with its levels (empty: a game without bots)."""
+    away_for_s: dict[str, float] = {}
+    """For each seat in ``away``: how long since its player was last here (a socket open, or
+    a move), in seconds, as this process knows it."""
+    waiting: list[Waiting] = []
+    """Bot seats that leave a shared decision to the people, each with what it would choose."""
 
 
 def creation_specs(
@@ -74,7 +80,9 @@ class BotSeats:
 
     def __init__(self, driver: BotDriver, connected: Connected) -> None:
         self.driver = driver
-        self._connected = connected
+        self.connected = connected
+        self._seen: dict[str, dict[str, int]] = {}
+        """Per campaign, when each seat was last seen connected by a listing here (epoch ms)."""
 
     async def register(self, campaign_id: str, specs: Mapping[str, BotSpec]) -> None:
         for seat, spec in specs.items():
@@ -89,29 +97,37 @@ class BotSeats:
             if seat in seats:
                 spec = parse_spec(seats[seat])
                 out.append(BotSeatOut(seat, spec.policy, spec.level, spec.name))
-        away = [seat for seat in head.facts.seats if seat not in seats]
-        if head.outcome != "running" or len(head.facts.seats) < 2:
-            away = []
-        else:
-            away = await self._away(head, away)
+        people = [seat for seat in head.facts.seats if seat not in seats]
+        away: dict[str, float] = {}
+        if head.outcome == "running" and len(head.facts.seats) >= 2:
+            away = await self._away(head, people)
         levels = levels_of(head.game)
         policies = {policy: list(levels) for policy in POLICIES} if levels else {}
-        return BotsOut(out, away, self.driver.settings.away_s, policies)
+        waiting = self.driver.waiting.get(head.facts.id)
+        held = [waiting] if waiting is not None and waiting.version == head.version else []
+        return BotsOut(out, list(away), self.driver.settings.away_s, policies, away, held)
 
-    async def _away(self, head: Head, seats: list[str]) -> list[str]:
-        connected = self._connected(head.facts.id)
+    async def _away(self, head: Head, seats: list[str]) -> dict[str, float]:
+        """The seats of ``seats`` away long enough, each with how long it has been away."""
+        now = wall_clock_ms()
+        connected = self.connected(head.facts.id)
+        seen = self._seen.setdefault(head.facts.id, {})
+        for seat in connected:
+            seen[seat] = now
         candidates = [seat for seat in seats if seat not in connected]
         if not candidates:
-            return []
+            return {}
         service = self.driver.service
-        now = wall_clock_ms()
         since = now - int(self.driver.settings.away_s * 1000)
         info = await service.info(head.facts.id)
         if info.created_ms > since:
-            return []  # nobody has been away that long from a campaign this young
+            return {}  # nobody has been away that long from a campaign this young
         recent = await service.events(head.facts.id, max(0, head.version - LAST_MOVES))
-        moved = {r.seat for r in recent if r.seat is not None and r.at_ms > since}
-        return [seat for seat in candidates if seat not in moved]
+        last = {r.seat: r.at_ms for r in recent if r.seat is not None}
+        here = {
+            seat: max(info.created_ms, last.get(seat, 0), seen.get(seat, 0)) for seat in candidates
+        }
+        return {seat: (now - at) / 1000 for seat, at in here.items() if at <= since}
 
     async def hand_over(self, head: Head, by: str, seat: str, bot: str, level: int | None) -> None:
         """``by`` hands ``seat`` to the bot ``bot`` at ``level``: another seat once its player

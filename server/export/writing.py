@@ -30,6 +30,7 @@ from server.export.format import (
     encode_line,
     new_digest,
 )
+from server.protocol.proposals import PROPOSAL_ATTR
 from server.store.base import CampaignInfo
 
 PAGE = 1_000
@@ -67,7 +68,8 @@ async def export_lines(
     created = first[0].event if first else None
     if not isinstance(created, CampaignCreated):
         raise ValueError(f"Campaign {campaign_id} does not begin with its creation.")
-    attrs = dict(info.attrs)
+    # An open rewind proposal belongs to the table that asked, not to the file.
+    attrs = {k: v for k, v in info.attrs.items() if k != PROPOSAL_ATTR}
     if partial_for is not None:
         attrs = {k: v for k, v in attrs.items() if not k.startswith(TOKEN_PREFIX)}
     digest = new_digest()

@@ -84,7 +84,12 @@ async def fork(request: Request) -> Response:
     return json(out, status.HTTP_201_CREATED)
 
 
-@operation("Rewind to a version.", ActedOut, request=RewindRequest, seat_token=True)
+@operation(
+    "Rewind to a version (alone: a solo table, or a seat's own last move; else see proposals).",
+    ActedOut,
+    request=RewindRequest,
+    seat_token=True,
+)
 @endpoint
 async def rewind(request: Request) -> Response:
     ctx = context(request)
@@ -92,6 +97,15 @@ async def rewind(request: Request) -> Response:
     seat = _seated(await seat_of(request), "rewind it")
     asked = await body(request, RewindRequest)
     logs.command_id.set(asked.command_id)  # until the endpoint wrapper resets it
+    head = await ctx.service.head(cid)
+    proposals = getattr(request.app.state, "proposals", None)
+    asked_of = await proposals.needed(head, seat, asked.to) if proposals is not None else ()
+    if asked_of:
+        raise ApiError(
+            "conflict",
+            f"Rewinding undoes moves the other players have seen, so {', '.join(asked_of)} must"
+            f" agree first: ask them with POST /api/campaigns/{cid}/proposals.",
+        )
     acted = await ctx.service.rewind(
         cid,
         asked.to,

@@ -32,6 +32,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import msgspec
+
 from server.campaigns.acting import Acting
 from server.campaigns.codec import Recorded
 from server.campaigns.delay import delayed
@@ -41,7 +43,7 @@ from server.campaigns.repository import CHECK_BATCH, HeadRepository
 from server.live.audience import RESYNC
 from server.live.fanout import Fanout
 from server.live.frames import Frames
-from server.live.outbox import Outbox
+from server.live.outbox import Frame, Outbox
 from server.live.presence import REFRESH_S, Roster, Sharing
 from server.live.spectators import Spectators
 from server.live.table import Table
@@ -309,6 +311,22 @@ class Hub:
         table = self._tables.get(campaign_id)
         if table is not None and table.watchers:  # else joining (it asks once in) or gone
             self._presence.heard(campaign_id, origin, data, ask)
+
+    def tell_seats(self, campaign_id: str, message: msgspec.Struct) -> None:
+        """Send ``message``, which is not an event (a rewind proposal, a rewind's banner:
+        :mod:`server.lineage.proposals`), to the seated sockets here that watch
+        ``campaign_id``."""
+        table = self._tables.get(campaign_id)
+        if table is None:
+            return
+        built: dict[Frames, Frame] = {}
+        for watcher in table.watchers:
+            if watcher.seat is None:
+                continue
+            frame = built.get(watcher.frames)
+            if frame is None:
+                frame = built[watcher.frames] = watcher.frames.encode(message)
+            watcher.outbox.put(frame)
 
     # -- what the repository tells -------------------------------------------------------
 

@@ -20,6 +20,7 @@ from projections.stats import GameStats
 from projections.timeline import Line
 from projections.views import Choice
 from server.campaigns.delay import SpectatorDelay
+from server.protocol.proposals import ProposalMessage, RewoundMessage
 
 # -- Bounds every number and string from a client is decoded against -----------------------
 
@@ -482,4 +483,6 @@ ServerMessage = (
     | ReplayEnd
     | ErrorMessage
     | Created
+    | ProposalMessage
+    | RewoundMessage
 )

@@ -123,7 +123,8 @@ class EventRecorder(Protocol):
 
     async def add_attrs(self, campaign_id: str, attrs: dict[str, str]) -> None:
         """Set ``attrs`` on an existing campaign (others keep theirs): the one change its
-        metadata takes after creation, for a mark that can only be added, such as known luck.
+        metadata takes after creation, for a mark that can only be added, such as known luck, and
+        for the rewind a seat proposes (:mod:`server.lineage.proposals`, set and emptied).
         Raises UnknownCampaign."""
         ...
 

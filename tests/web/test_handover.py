@@ -5,6 +5,7 @@ phone shows it, with the control that takes it back."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -69,6 +70,9 @@ def test_the_partners_open_page_offers_the_away_seat_to_a_bot_without_a_reload(
         # The offer reaches the open page as a push: no reload, no navigation of any kind.
         expect(offer).to_have_text("Hand Ennis to a bot", timeout=OFFER_PATIENCE_MS)
         assert loads == [], loads
+        # how long Ennis's player has really been gone, not a fixed "over 60 s"
+        said = gil.locator(".turn-bar .bot-offer span")
+        expect(said).to_have_text(re.compile(r"^Ennis's player has been away for \d+ s\.$"))
         expect(offer).to_be_in_viewport(ratio=1)
         screenshot(gil, f"handover-offer-{size}")
 

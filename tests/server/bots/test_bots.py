@@ -27,6 +27,9 @@ from tests.support.polling import Deadline, eventually
 
 MAX_STEPS = 3000
 BOT = "search bot (level 1)"
+SHARED = {"gil-ennis/hiked", "gil-ennis/ate", "gil-ennis/forage_stowed"}
+"""Events of the decisions either seat of Gil & Ennis may take for both."""
+DREAMERS = "gil-ennis/dreamers_chosen"
 
 
 @pytest.fixture
@@ -97,9 +100,14 @@ async def test_a_person_plays_gil_to_the_end_beside_a_bot_ennis(
             latest = answer
         assert latest["outcome"] in ("won", "lost")
         updates += gil.pending
-    events = (await api.get(f"/api/campaigns/{cid}/events", params={"limit": 1000})).json()
+    events = (await api.get(f"/api/campaigns/{cid}/events", params={"limit": 5000})).json()
     by_bot = [e for e in events["events"] if e["by"] == BOT]
     assert by_bot and all(e["seat"] == "ennis" for e in by_bot), "Ennis's moves are the bot's"
+    # With Gil's player connected, the decisions either seat may take were Gil's to take.
+    kinds = [e["event"]["type"] for e in by_bot]
+    assert not set(kinds) & {*SHARED, DREAMERS}, kinds
+    shared_by_gil = [e for e in events["events"] if e["event"]["type"] in SHARED]
+    assert shared_by_gil and all(e["seat"] == "gil" for e in shared_by_gil)
     assert all(e["by"] is None for e in events["events"] if e["seat"] == "gil")
     pushed = [e["version"] for u in updates for e in u["events"] if e["by"] == BOT]
     assert pushed, "the bot's moves reached the person's socket as updates"

@@ -136,8 +136,15 @@ async def test_fork_then_rewind_then_keep_playing_the_fork(api: httpx.AsyncClien
     assert moved.status_code == 200 and moved.json()["version"] == 4
     assert (await state(api, cid))["version"] == version  # the parent is untouched
 
+    # Both seats played since move 3: the rewind is agreed to by the other seat.
+    asked = await api.post(
+        f"/api/campaigns/{cid}/proposals", json={"to": 3}, headers=auth(created["seats"]["blue"])
+    )
+    assert asked.status_code == 200, asked.text
     rewound = await api.post(
-        f"/api/campaigns/{cid}/rewind", json={"to": 3}, headers=auth(created["seats"]["blue"])
+        f"/api/campaigns/{cid}/proposal/answer",
+        json={"id": asked.json()["proposal"]["id"], "accept": True},
+        headers=auth(created["seats"]["red"]),
     )
     assert rewound.status_code == 200, rewound.text
     after = await state(api, cid)
