@@ -14,12 +14,13 @@ contract in ``pyproject.toml`` keeps the rest of the domain from reading package
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Protocol, cast
 
-from domain.core.errors import UnknownGame
+from domain.core.errors import UnknownGame, UnsupportedRuleset
+from domain.core.events import CampaignCreated
 from domain.core.game import CONTRACT_VERSION, Game
 
 GROUP = "tabletale.games"
@@ -138,3 +139,59 @@ def get_game(name: str) -> Game:
         )
     known = ", ".join(sorted(GAMES))
     raise UnknownGame(f"There is no game called {name!r}; known games: {known}.")
+
+
+# -- rulesets -------------------------------------------------------------------------------------
+# A game keeps every ruleset it released: a campaign is played under the ruleset that created it
+# for as long as it exists (docs/releases.md). A game lists its rulesets with ``releases()``, a
+# mapping from each ruleset's name, oldest first, to a function building the game as it played
+# under that ruleset; the game object itself is the ruleset in force, the one new campaigns get.
+# A game without ``releases`` has released one ruleset: its own.
+
+_BUILT: dict[tuple[str, str], Game] = {}
+
+
+def _releases(game: Game) -> Mapping[str, Callable[[], Game]]:
+    listed = getattr(game, "releases", None)
+    found: dict[str, Callable[[], Game]] = dict(listed()) if callable(listed) else {}
+    found[game.info.ruleset] = lambda: game
+    return found
+
+
+def rulesets_of(name: str) -> tuple[str, ...]:
+    """Every ruleset the game ``name`` has released, oldest first; the last is in force."""
+    game = get_game(name)
+    older = [ruleset for ruleset in _releases(game) if ruleset != game.info.ruleset]
+    return (*older, game.info.ruleset)
+
+
+def game_for(name: str, ruleset: str) -> Game:
+    """The game ``name`` as it plays under ``ruleset``, one it has released (the ruleset in force
+    or an older one); raises :class:`UnsupportedRuleset` for a ruleset it never released (one of a
+    newer server, or of another build)."""
+    current = get_game(name)
+    if ruleset == current.info.ruleset:
+        return current
+    built = _BUILT.get((name, ruleset))
+    if built is not None:
+        return built
+    build = _releases(current).get(ruleset)
+    if build is None:
+        known = ", ".join(repr(r) for r in rulesets_of(name))
+        raise UnsupportedRuleset(
+            f"This server does not play {name} by the ruleset {ruleset!r}: it never released it "
+            f"(a newer server, or another build, may have). It plays {name} by {known}."
+        )
+    game = build()
+    if game.info.ruleset != ruleset or game.info.name != name:
+        raise UnsupportedRuleset(
+            f"The ruleset {ruleset!r} of {name} builds a game that calls itself "
+            f"{game.info.name} by {game.info.ruleset!r}."
+        )
+    _BUILT[(name, ruleset)] = game
+    return game
+
+
+def game_of(created: CampaignCreated) -> Game:
+    """The game a campaign is played by: its game under the ruleset its creation recorded."""
+    return game_for(created.game, created.ruleset)

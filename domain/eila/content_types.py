@@ -345,6 +345,10 @@ class ContentPack(msgspec.Struct, frozen=True):
     quizzes: dict[str, QuizCard] = {}
     advanced: dict[str, Card] = {}
     """Advanced Mode's replacement cards, by the number of the card each replaces."""
+    rules: int = 4
+    """The rules version the pack is played by: not read from its files, but set by the game
+    (:mod:`domain.eila.releases`), so that the rules' version switches read it beside the
+    content (``if pack.rules >= 4``)."""
 
     @property
     def chapter_numbers(self) -> tuple[int, ...]:

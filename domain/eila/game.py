@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -35,6 +36,9 @@ from domain.eila.sampling import sample
 from domain.eila.state import EilaState
 from domain.eila.turn import SEAT_NAMES
 from domain.eila.view import EilaView, view
+
+RULES_VERSION = 4
+"""Bump (with a line in RULES_NOTES.md) when the rules code changes what a stream means."""
 
 
 def chapter_outcome(state: EilaState) -> Literal["running", "won", "lost"]:
@@ -90,14 +94,16 @@ class EilaGame:
     state_type: Any = EilaState
     view_type: Any = EilaView
 
-    def __init__(self, pack: ContentPack, folder: Path | None = None) -> None:
-        self.pack = pack
+    def __init__(
+        self, pack: ContentPack, folder: Path | None = None, *, rules: int = RULES_VERSION
+    ) -> None:
+        self.pack = pack if pack.rules == rules else msgspec.structs.replace(pack, rules=rules)
         self.folder = folder
         """Where the pack was read from, for checking it (None: built in memory)."""
         self.info = GameInfo(
             name="eila",
             title="Eila and Something Shiny",
-            ruleset=ruleset_name("eila", 4, content_version(DEFAULT_PACK)),
+            ruleset=ruleset_name("eila", rules, content_version(folder or DEFAULT_PACK)),
             seat_layouts=((rules_decide.SEAT,),),
             hidden_information=True,
             chance=True,
@@ -195,6 +201,12 @@ class EilaGame:
 
     def content_errors(self) -> list[ContentError]:
         return [] if self.folder is None else check_pack(self.folder)
+
+    def releases(self) -> dict[str, Callable[[], Any]]:
+        """Every ruleset Eila released, oldest first (see :mod:`domain.eila.releases`)."""
+        from domain.eila.releases import RELEASES  # the releases build games of this module
+
+        return dict(RELEASES)
 
 
 GAME = EilaGame(load_pack(DEFAULT_PACK), DEFAULT_PACK)

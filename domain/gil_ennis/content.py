@@ -14,6 +14,7 @@ import msgspec
 
 from domain.core.content_decode import ContentDecoder, FieldPath, Invalid
 from domain.core.errors import ContentError
+from domain.core.packs import InPlay
 from domain.gil_ennis.content_types import (
     FREQUENCIES,
     POWER_KINDS,
@@ -44,6 +45,7 @@ __all__ = [
     "CONTENT_DIR",
     "DREAMS",
     "FREQUENCIES",
+    "IN_PLAY",
     "POWER_KINDS",
     "SPECIALS",
     "STEPS",
@@ -55,11 +57,16 @@ __all__ = [
     "DreamCard",
     "Humbaba",
     "Insight",
+    "Pack",
     "Power",
     "Requirement",
     "TrailMap",
     "TrailPath",
     "Worry",
+    "abilities",
+    "characters",
+    "content",
+    "dreams",
     "load_content",
 ]
 
@@ -211,10 +218,43 @@ def _field(path: FieldPath) -> str | None:
     return f"{path[last]}" + "".join(f"[{step}]" for step in path[last + 1 :])
 
 
+class Pack:
+    """A content pack with its cards by id, as the rules look them up."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.dreams: dict[str, DreamCard] = {d.id: d for d in content.dreams}
+        self.characters: dict[str, CharacterCard] = {c.id: c for c in content.characters}
+        self.abilities: dict[str, Ability] = {
+            f"{c.id}/{a.id}": a for c in content.characters for a in c.abilities
+        }
+        """Abilities by ``"<character>/<ability id>"``."""
+
+
 CONTENT = load_content()
-DREAMS: dict[str, DreamCard] = {d.id: d for d in CONTENT.dreams}
-CHARACTERS: dict[str, CharacterCard] = {c.id: c for c in CONTENT.characters}
-ABILITIES: dict[str, Ability] = {
-    f"{c.id}/{a.id}": a for c in CONTENT.characters for a in c.abilities
-}
-"""Abilities by ``"<character>/<ability id>"``."""
+"""The newest pack's content (the ruleset in force); rules read :func:`content`."""
+IN_PLAY = InPlay("gil-ennis pack", Pack(CONTENT))
+"""The pack in play: an older ruleset's game puts its own in play (:mod:`domain.core.packs`)."""
+DREAMS = IN_PLAY.newest.dreams
+CHARACTERS = IN_PLAY.newest.characters
+ABILITIES = IN_PLAY.newest.abilities
+
+
+def content() -> Content:
+    """The content of the pack in play."""
+    return IN_PLAY.get().content
+
+
+def dreams() -> dict[str, DreamCard]:
+    """The dream cards of the pack in play, by id."""
+    return IN_PLAY.get().dreams
+
+
+def characters() -> dict[str, CharacterCard]:
+    """The character cards of the pack in play, by id."""
+    return IN_PLAY.get().characters
+
+
+def abilities() -> dict[str, Ability]:
+    """The abilities of the pack in play, by ``"<character>/<ability id>"``."""
+    return IN_PLAY.get().abilities

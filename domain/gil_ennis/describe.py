@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from domain.gil_ennis.content import CONTENT, DREAMS
+from domain.gil_ennis.content import content, dreams
 from domain.gil_ennis.events import (
     Ate,
     CampBroken,
@@ -68,7 +68,7 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
             return f"The dream deck was shuffled ({count} cards)"
         case Hiked(campsite=site):
             if site == "summit":
-                return f"Gil and Ennis reached {CONTENT.map.summit}"
+                return f"Gil and Ennis reached {content().map.summit}"
             here = campsite(state)
             return f"Gil and Ennis hiked to {here.name if here else site}"
         case SpecialActionTaken(special=special, character=who):
@@ -80,7 +80,7 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
         case WorryLevelChanged(level=level):
             return f"The worry level is now {level}"
         case InsightsDiscarded(character=who, cards=cards):
-            names = ", ".join(DREAMS[c].insight.name for c in cards)
+            names = ", ".join(dreams()[c].insight.name for c in cards)
             return f"{name(who)} let go of {names}"
         case DieDrawn(character=who, value=value):
             return f"{name(who)} drew a {value} from the pool"
@@ -100,7 +100,7 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
         case DreamersChosen(dreamers=dreamers, card=card):
             if not card:
                 return "No dream came"
-            title = DREAMS[card].name
+            title = dreams()[card].name
             if not dreamers:
                 return f"Nobody tried to dream; {title} came anyway"
             who = " and ".join(name(d) for d in dreamers)
@@ -109,12 +109,12 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
             return f"{name(who)} offered the {slot} die {value} to the dream"
         case DreamFulfilled(card=card, dreamers=dreamers):
             if len(dreamers) == 1:
-                insight = DREAMS[card].insight.name
+                insight = dreams()[card].insight.name
                 return f"{name(dreamers[0])} dreamed alone and gained the insight {insight}"
             return "Gil and Ennis shared a dream but could not agree on what it meant"
         case DreamFailed(card=card):
             if card:
-                return f"A restless night: the worry {DREAMS[card].worry.name} took hold"
+                return f"A restless night: the worry {dreams()[card].worry.name} took hold"
             return "A restless night"
         case Ate(character=who, pocket_of=source, value=value):
             whose = "their own" if who == source else f"{name(source)}'s"
@@ -126,13 +126,13 @@ def _line(event: GilEnnisEvent, state: GilEnnisState) -> str | None:
         case CampBroken():
             return None
         case FinalNightBegan(challenge=challenge):
-            return f"{CONTENT.humbaba.name} demands {_join(challenge)}"
+            return f"{content().humbaba.name} demands {_join(challenge)}"
         case DiePlaced(character=who, value=value):
-            return f"{name(who)} matched a {value} on {CONTENT.humbaba.name}"
+            return f"{name(who)} matched a {value} on {content().humbaba.name}"
         case JourneyEnded(result=result, reason=reason):
             if reason == "overcome":
                 return "With nothing left to eat, the wilderness overcame them"
-            return CONTENT.humbaba.won if result == "won" else CONTENT.humbaba.lost
+            return content().humbaba.won if result == "won" else content().humbaba.lost
         case _:
             assert_never(event)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
@@ -21,7 +22,7 @@ from domain.core.game import (
 from domain.core.rng import Chance, Rng
 from domain.core.ruleset import content_version, ruleset_name
 from domain.gil_ennis import rules
-from domain.gil_ennis.content import CONTENT, CONTENT_DIR, Content, load_content
+from domain.gil_ennis.content import CONTENT_DIR, Content, content, load_content
 from domain.gil_ennis.describe import describe
 from domain.gil_ennis.events import DreamsShuffled, GilEnnisEvent
 from domain.gil_ennis.rules import placing
@@ -100,7 +101,7 @@ class GilEnnisGame:
     def setup(self, state: GilEnnisState) -> list[GilEnnisEvent]:
         chance = Chance(state.rng)
         events = placing.setup_events(state, chance)
-        order = chance.shuffled([card.id for card in CONTENT.dreams])
+        order = chance.shuffled([card.id for card in content().dreams])
         events.append(DreamsShuffled(order, len(order), chance.rng.draws))
         return events
 
@@ -159,10 +160,16 @@ class GilEnnisGame:
     def public_content(self) -> Content:
         """All of it: the map, the character cards, Mount Humbaba and the six dream cards (the
         deck's order is what stays hidden, and it is not here)."""
-        return CONTENT
+        return content()
 
     def sample(self, state: GilEnnisState, seat: str | None, chance: Chance) -> GilEnnisState:
         return sample(state, seat, chance)
+
+    def releases(self) -> dict[str, Callable[[], Any]]:
+        """Every ruleset Gil & Ennis released, oldest first (:mod:`domain.gil_ennis.releases`)."""
+        from domain.gil_ennis.releases import RELEASES  # the releases build games of this module
+
+        return dict(RELEASES)
 
     def content_errors(self) -> list[ContentError]:
         try:

@@ -18,7 +18,7 @@ from domain.gil_ennis.actions import (
     Reroll,
     UsePower,
 )
-from domain.gil_ennis.content import CONTENT, DREAMS
+from domain.gil_ennis.content import content, dreams
 from domain.gil_ennis.rules import candidates, placing
 from domain.gil_ennis.rules.common import Candidate, name
 from domain.gil_ennis.state import GilEnnisState
@@ -64,14 +64,14 @@ def _placing(state: GilEnnisState) -> tuple[str, str]:
 
 
 def _hike(state: GilEnnisState) -> tuple[str, str]:
-    if state.day == len(CONTENT.map.trail):
-        paths = " or ".join(p.name for p in CONTENT.map.paths)
+    if state.day == len(content().map.trail):
+        paths = " or ".join(p.name for p in content().map.paths)
         return f"HIKE: choose your path, {paths}", "to choose a path"
-    route = CONTENT.map.route(state.path)
+    route = content().map.route(state.path)
     if state.day < len(route):
         where = route[state.day].name
         return f"HIKE: move on to the next campsite, {where}", f"to hike to {where}"
-    summit = CONTENT.map.summit
+    summit = content().map.summit
     return f"HIKE to {summit} for the final night", f"to hike to {summit}"
 
 
@@ -110,7 +110,7 @@ def _sleep(state: GilEnnisState, found: list[Candidate]) -> tuple[str, str]:
             f"SLEEP: choose dreamer(s): {_and([*ways, 'do not dream'])}",
             "to choose who dreams",
         )
-    title = DREAMS[state.dream].name
+    title = dreams()[state.dream].name
     return (
         f"SLEEP: pay the costs of {title} with your dice, or stop and sleep restlessly",
         f"to pay the costs of {title}",
@@ -139,7 +139,7 @@ def _words(state: GilEnnisState, found: list[Candidate]) -> tuple[str, str]:
         case "break":
             return _break(state)
         case "final_night":
-            summit = CONTENT.humbaba.name
+            summit = content().humbaba.name
             return (
                 f"FINAL NIGHT: match the dice on {summit} with dice from your inventories",
                 f"to match the dice on {summit}",

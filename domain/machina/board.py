@@ -17,7 +17,7 @@ from math import isqrt
 import msgspec
 
 from domain.machina.content import PASSABLE, ActionSpace, Circle, Side
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import IN_PLAY, Pack, content, rules_version
 
 Point = tuple[int, int]
 SIDES: tuple[Side, ...] = ("n", "e", "s", "w")
@@ -67,15 +67,20 @@ class Shape:
     actions: dict[str, ActionSpace]
 
 
-@cache
 def shape(tile: str, turns: int) -> Shape:
+    """``tile`` turned ``turns`` quarter turns, as the pack in play draws it."""
+    return _shape(IN_PLAY.get(), tile, turns)
+
+
+@cache
+def _shape(pack: Pack, tile: str, turns: int) -> Shape:
     circles: tuple[Circle, ...] = ()
     symbol: Side | None = None
-    if tile in CONTENT.map_tiles:
-        card = CONTENT.map_tiles[tile]
+    if tile in pack.content.map_tiles:
+        card = pack.content.map_tiles[tile]
         rows, sides, actions = card.rows, card.open, card.actions
     else:
-        chapter = CONTENT.chapter_tiles[tile]
+        chapter = pack.content.chapter_tiles[tile]
         rows, sides, actions = chapter.rows, chapter.unexplored, chapter.actions
         symbol, circles = chapter.symbol_side, chapter.circles
     for _ in range(turns % 4):
@@ -351,7 +356,9 @@ class Board:
         ties: placed earliest) whose leaving brings the area within bounds, or, when no single
         tile's does, the farthest. Kept tiles (explorers, the objective's spaces and monsters, a
         tile the next chapter tile connects to) and the anchor stay, and what stays must hold
-        together."""
+        together. Rules 1 counted only the size: see :meth:`_scroll_by_size`."""
+        if rules_version() < 2:
+            return self._scroll_by_size(anchor, halves((adding,)), keep, limit)
         remaining = frozenset(self.by_order)
         removed: list[int] = []
 
@@ -373,6 +380,30 @@ class Board:
             pick = next((o for o in candidates if fits(remaining - {o})), candidates[0])
             remaining -= {pick}
             removed.append(pick)
+        return tuple(removed)
+
+    def _scroll_by_size(
+        self, anchor: int, adding: int, keep: frozenset[int], limit: int
+    ) -> tuple[int, ...] | None:
+        """Rules 1: the tiles to scroll away before ``adding`` half map tiles join next to
+        ``anchor``, farthest from it first (ties: placed earliest), until the area's size is
+        within ``limit``, whatever its shape."""
+        total = self.halves() + adding
+        remaining = frozenset(self.by_order)
+        removed: list[int] = []
+        while total > limit:
+            far = self.hops(anchor, remaining)
+            candidates = [
+                order
+                for order in remaining
+                if order != anchor and order not in keep and self.connected(remaining - {order})
+            ]
+            if not candidates:
+                return None
+            pick = max(candidates, key=lambda o: (far.get(o, 1 << 30), -o))
+            remaining -= {pick}
+            removed.append(pick)
+            total -= 2 if self.by_order[pick].kind == "map" else 1
         return tuple(removed)
 
 
@@ -398,7 +429,7 @@ def _box(placed: Placed) -> tuple[int, int, int, int]:
 def _across(offset: int) -> int:
     """A shift in spaces across the way two tiles touch, to the nearest whole map tile, in
     halves (tiles of 3 to 5 spaces touch slightly out of line; a map tile is 4)."""
-    size = CONTENT.ruleset.map_tile_size
+    size = content().ruleset.map_tile_size
     return 2 * ((offset + size // 2) // size)
 
 
@@ -462,6 +493,11 @@ def within_area(tiles: tuple[Placed, ...], limit: int) -> bool:
     return halves(tiles) <= limit and width <= side and height <= side
 
 
-@lru_cache(maxsize=2048)
 def board_of(tiles: tuple[Placed, ...]) -> Board:
+    return _board_of(IN_PLAY.get(), tiles)
+
+
+@lru_cache(maxsize=2048)
+def _board_of(pack: Pack, tiles: tuple[Placed, ...]) -> Board:
+    # ``pack`` keys the cache: the Board is built from the shapes of the pack in play.
     return Board(tiles)

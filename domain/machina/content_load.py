@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from domain.core.errors import ContentError
+from domain.core.packs import InPlay
 from domain.machina.content import (
     SYMBOLS,
     ChapterCard,
@@ -296,4 +297,30 @@ def load_content(path: Path | str = CONTENT_DIR) -> Content:
 
 
 CONTENT = load_content()
-"""The shipped content, loaded and checked once at import."""
+"""The newest pack's content (the ruleset in force), loaded and checked once at import; rules
+read :func:`content`, the pack in play."""
+
+
+class Pack:
+    """A content pack in play, with the rules version it is played by; compared by identity, so
+    that caches of what the rules work out from it (tile shapes, boards) keep its answers apart."""
+
+    def __init__(self, content: Content, rules: int = 2) -> None:
+        self.content = content
+        self.rules = rules
+        """The rules version, for the rules' version switches (:func:`rules_version`)."""
+
+
+IN_PLAY = InPlay("machina pack", Pack(CONTENT))
+"""The pack in play: an older ruleset's game puts its own in play (:mod:`domain.core.packs`)."""
+
+
+def content() -> Content:
+    """The content of the pack in play."""
+    return IN_PLAY.get().content
+
+
+def rules_version() -> int:
+    """The rules version in play: where today's rules differ from an older ruleset's, a switch
+    reads it (``if rules_version() >= 2``)."""
+    return IN_PLAY.get().rules

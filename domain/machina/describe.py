@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from domain.machina.board import board_of
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import (
     Attacked,
     CardCharged,
@@ -79,16 +79,16 @@ def _many(count: int, one: str, many: str) -> str:
 
 
 def _who(explorer: str) -> str:
-    return CONTENT.explorers[explorer].name
+    return content().explorers[explorer].name
 
 
 def _item(card: str) -> str:
-    return CONTENT.items[card].name
+    return content().items[card].name
 
 
 def _monster(state: MachinaState, uid: int) -> str:
     found = next((m for m in state.monsters if m.uid == uid), None)
-    return f"{CONTENT.monsters[found.card].name} #{uid}" if found else f"monster #{uid}"
+    return f"{content().monsters[found.card].name} #{uid}" if found else f"monster #{uid}"
 
 
 def _line(event: MachinaEvent, state: MachinaState) -> str | None:
@@ -103,29 +103,29 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
             how = {"start": "The expedition begins in", "deck": "A new map tile:"}.get(
                 source, "The chapter tile is placed:"
             )
-            return f"{how} {CONTENT.tile_name(tile)} at {x},{y}"
+            return f"{how} {content().tile_name(tile)} at {x},{y}"
         case TileScrolled(tile=tile):
-            return f"The playing area scrolls: {CONTENT.tile_name(tile)} leaves play"
+            return f"The playing area scrolls: {content().tile_name(tile)} leaves play"
         case ChapterTileToBoard(tile=tile):
-            return f"{CONTENT.tile_name(tile)} goes to the chapter board"
+            return f"{content().tile_name(tile)} goes to the chapter board"
         case MapTilesReturned(tiles=tiles):
             return f"{len(tiles)} map tiles are shuffled under the map tile deck"
         case ExplorerPlaced(explorer=who, x=x, y=y):
             return f"{_who(who)} stands at {x},{y}"
         case ChapterBegan(chapter=chapter):
-            entered = CONTENT.chapter(chapter)
+            entered = content().chapter(chapter)
             return f"Chapter: {entered.title} ({entered.kind}). {entered.objective.text}"
         case EndgameBegan():
-            endgame = CONTENT.scenario.endgame
+            endgame = content().scenario.endgame
             return f"The endgame: {endgame.title}. {endgame.objective.text}"
         case ChapterFlipped(chapter=chapter, to=to):
-            flipped = CONTENT.chapter(chapter)
+            flipped = content().chapter(chapter)
             if to == "play":
-                back = CONTENT.chapter_tiles[flipped.back_tile].name
+                back = content().chapter_tiles[flipped.back_tile].name
                 return f"The chapter {flipped.title} is flipped: its back, {back}, goes into play"
             return f"The chapter {flipped.title} is flipped to the chapter board"
         case PlacementOffered(tile=tile, options=options):
-            name = CONTENT.chapter_tiles[tile].name
+            name = content().chapter_tiles[tile].name
             return f"{name} can connect in {len(options)} places: the explorers choose"
         case RoundBegan():
             return "A new round: every explorer's stamina is refilled"
@@ -145,7 +145,7 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case MonsterWounded(monster=uid, hits=hits):
             return f"{_monster(state, uid)} takes {_many(hits, 'hit', 'hits')}"
         case MonsterKilled(monster=uid, card=card):
-            return f"{CONTENT.monsters[card].name} #{uid} is destroyed"
+            return f"{content().monsters[card].name} #{uid} is destroyed"
         case ItemCharges(item=card, charges=charges):
             return f"{_item(card)} has {_many(charges, 'charge', 'charges')} left"
         case ItemDestroyed(item=card):
@@ -165,14 +165,14 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case SpaceSearched():
             return None
         case CardCharged(card=card, charges=charges):
-            return f"{CONTENT.card_name(card)} has {_many(charges, 'charge', 'charges')} left"
+            return f"{content().card_name(card)} has {_many(charges, 'charge', 'charges')} left"
         case MonsterAppeared(card=card, x=x, y=y, source=source, by=by):
-            name = CONTENT.monsters[card].name
+            name = content().monsters[card].name
             if source == "deck":
                 return f"{_who(by)} spawns a {name} at {x},{y}"
             return f"{name} appears at {x},{y}"
         case MonsterBanished(monster=uid, card=card):
-            return f"{CONTENT.monsters[card].name} #{uid} is banished"
+            return f"{content().monsters[card].name} #{uid} is banished"
         case ExitMarked(x=x, y=y):
             return f"The space {x},{y} is treated as an exit token"
         case ExploringSealed():
@@ -193,7 +193,7 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case SpawnRatingReset(rating=rating):
             return f"The spawn rating resets to {rating}"
         case HorrorInvoked(card=card):
-            horror = CONTENT.horrors[card]
+            horror = content().horrors[card]
             return f"Horror: {horror.name}. {horror.text}"
         case ThreatRaised(threat=threat):
             return f"The monster threat rises to {threat}"
@@ -211,11 +211,11 @@ def _line(event: MachinaEvent, state: MachinaState) -> str | None:
         case RatingsLowered(spawn=spawn, horror=horror):
             return f"The ratings fall: spawn {spawn}, horror {horror}"
         case ClockAdvanced(clock=clock):
-            return f"The clock reads {clock} of its {CONTENT.scenario.clock} rounds"
+            return f"The clock reads {clock} of its {content().scenario.clock} rounds"
         case RoundEnded():
             return None
         case ScenarioEnded(result=result):
-            return CONTENT.scenario.won if result == "won" else CONTENT.scenario.lost
+            return content().scenario.won if result == "won" else content().scenario.lost
         case _:
             assert_never(event)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
@@ -22,7 +23,7 @@ from domain.core.rng import Chance, Rng
 from domain.core.ruleset import content_version, ruleset_name
 from domain.machina import rules
 from domain.machina.actions import MachinaAction
-from domain.machina.content_load import CONTENT, CONTENT_DIR, check_content
+from domain.machina.content_load import CONTENT, CONTENT_DIR, check_content, content
 from domain.machina.describe import describe
 from domain.machina.events import MachinaEvent, MapTilesReturned, Shuffled
 from domain.machina.rules.evolve import evolve
@@ -68,14 +69,14 @@ class MachinaGame:
     def initial(self, created: CampaignCreated) -> MachinaState:
         options_of(self, created.options, MachinaOptions)
         explorers = tuple(
-            Explorer(seat, CONTENT.explorers[seat].health, CONTENT.explorers[seat].stamina)
+            Explorer(seat, content().explorers[seat].health, content().explorers[seat].stamina)
             for seat in created.seats
         )
         return MachinaState(
             rng=Rng(created.seed),
             seats=tuple(created.seats),
             explorers=explorers,
-            chapter_deck=tuple(c.id for c in CONTENT.scenario.chapters),
+            chapter_deck=tuple(c.id for c in content().scenario.chapters),
         )
 
     def setup(self, state: MachinaState) -> list[MachinaEvent]:
@@ -128,6 +129,12 @@ class MachinaGame:
 
     def sample(self, state: MachinaState, seat: str | None, chance: Chance) -> MachinaState:
         return sample(state, seat, chance)
+
+    def releases(self) -> dict[str, Callable[[], Any]]:
+        """Every ruleset Machina released, oldest first (:mod:`domain.machina.releases`)."""
+        from domain.machina.releases import RELEASES  # the releases build games of this module
+
+        return dict(RELEASES)
 
     def content_errors(self) -> list[ContentError]:
         return check_content(CONTENT_DIR)

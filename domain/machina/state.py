@@ -13,7 +13,7 @@ import msgspec
 from domain.core.rng import Rng
 from domain.machina.board import Board, Placed, Point, board_of
 from domain.machina.content import ChapterCard
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 
 
 class Explorer(msgspec.Struct, frozen=True, gc=False):
@@ -187,4 +187,4 @@ def board(state: MachinaState) -> Board:
 
 
 def current_chapter(state: MachinaState) -> ChapterCard:
-    return CONTENT.chapter(state.chapter)
+    return content().chapter(state.chapter)

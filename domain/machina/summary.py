@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import (
     CardCharged,
     ChapterBegan,
@@ -97,12 +97,12 @@ class EternityReport(msgspec.Struct, frozen=True):
 def tally(events: Iterable[Any]) -> EternityTally:
     """Fold one expedition's events (its creation first or not) into its tally."""
     fired = dict.fromkeys(RULES, 0)
-    chapter = CONTENT.scenario.chapters[0]
+    chapter = content().scenario.chapters[0]
     spawn = horror = rounds = 0
     for event in events:
         match event:
             case ChapterBegan(chapter=begun) | EndgameBegan(endgame=begun):
-                chapter = CONTENT.chapter(begun)
+                chapter = content().chapter(begun)
                 spawn, horror = chapter.spawn, chapter.horror
             case RatingsLowered(spawn=lowered_spawn, horror=lowered_horror):
                 spawn, horror = lowered_spawn, lowered_horror

@@ -6,7 +6,7 @@ Built from the table: the phase and the chapter tile waiting to be connected, ne
 from __future__ import annotations
 
 from domain.core.turn import ENDED, Turn
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import CONTENT, content
 from domain.machina.rules import to_act
 from domain.machina.state import MachinaState
 
@@ -18,7 +18,7 @@ CHAPTER_NAMES = {
 
 def _words(state: MachinaState) -> tuple[str, str]:
     if state.phase == "placing" and state.pending:
-        name = CONTENT.chapter_tiles[state.pending].name
+        name = content().chapter_tiles[state.pending].name
         return (
             f"Connect the chapter tile {name} to the play area",
             f"to connect the chapter tile {name}",

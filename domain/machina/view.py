@@ -16,7 +16,7 @@ import msgspec
 
 from domain.core.turn import Turn
 from domain.machina.board import Placed, shape
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.describe import EFFECTS
 from domain.machina.state import (
     Effect,
@@ -193,7 +193,7 @@ def _tile(state: MachinaState, placed: Placed) -> TileView:
     return TileView(
         order=placed.order,
         tile=placed.tile,
-        name=CONTENT.tile_name(placed.tile),
+        name=content().tile_name(placed.tile),
         kind=placed.kind,
         x=placed.x,
         y=placed.y,
@@ -216,7 +216,7 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         kind, objective = card.kind, card.objective.text
     endgame_cards = tuple(
         CardView(c.id, c.name, c.text, charges_on(state, c.id))
-        for c in CONTENT.scenario.endgame.cards
+        for c in content().scenario.endgame.cards
         if c.id in state.endgame_cards
     )
     spaces = tuple(
@@ -237,7 +237,7 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         phase=state.phase,
         round=state.round,
         clock=state.clock,
-        clock_limit=CONTENT.scenario.clock,
+        clock_limit=content().scenario.clock,
         chapter=chapter,
         chapter_kind=kind,
         objective=objective,
@@ -252,7 +252,7 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         hit_cost=hit_cost(state),
         exploring_prevented=exploring_prevented(state),
         threat=state.threat,
-        threat_track=CONTENT.ruleset.threat_track,
+        threat_track=content().ruleset.threat_track,
         tier=state.tier,
         map=rows,
         map_x=map_x,
@@ -260,16 +260,16 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         tiles=tuple(_tile(state, t) for t in state.tiles),
         action_spaces=spaces,
         area_halves=found.halves(),
-        area_limit=CONTENT.ruleset.area_halves,
+        area_limit=content().ruleset.area_halves,
         explorers=tuple(
             ExplorerView(
                 id=e.id,
-                name=CONTENT.explorers[e.id].name,
+                name=content().explorers[e.id].name,
                 health=e.health,
-                max_health=CONTENT.explorers[e.id].health,
+                max_health=content().explorers[e.id].health,
                 stamina=e.stamina,
-                max_stamina=CONTENT.explorers[e.id].stamina,
-                defense=CONTENT.explorers[e.id].defense,
+                max_stamina=content().explorers[e.id].stamina,
+                defense=content().explorers[e.id].defense,
                 x=e.x,
                 y=e.y,
                 status=e.status,
@@ -280,12 +280,12 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
         items=tuple(
             ItemView(
                 card=i.card,
-                name=CONTENT.items[i.card].name,
-                text=CONTENT.items[i.card].text,
+                name=content().items[i.card].name,
+                text=content().items[i.card].text,
                 holder=i.holder,
                 equipped=i.equipped,
                 charges=i.charges,
-                max_charges=CONTENT.items[i.card].charges,
+                max_charges=content().items[i.card].charges,
             )
             for i in state.items
         ),
@@ -293,14 +293,14 @@ def view(state: MachinaState, seat: str | None) -> MachinaView:
             MonsterView(
                 uid=m.uid,
                 card=m.card,
-                name=CONTENT.monsters[m.card].name,
+                name=content().monsters[m.card].name,
                 x=m.x,
                 y=m.y,
                 health=m.health,
-                max_health=CONTENT.monsters[m.card].health_for(len(state.seats)),
-                defense=CONTENT.monsters[m.card].defense,
-                move=CONTENT.monsters[m.card].move,
-                attack=CONTENT.monsters[m.card].attack_for(len(state.seats)),
+                max_health=content().monsters[m.card].health_for(len(state.seats)),
+                defense=content().monsters[m.card].defense,
+                move=content().monsters[m.card].move,
+                attack=content().monsters[m.card].attack_for(len(state.seats)),
             )
             for m in state.monsters
         ),

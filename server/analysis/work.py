@@ -20,7 +20,7 @@ from domain.analysis.levels import analysis_level
 from domain.analysis.report import Point
 from domain.bots.knowledge import knowledge_of
 from domain.core.game import Game
-from domain.games import get_game
+from domain.games import game_for, get_game
 from server.bots.thinking import decision_seed, observation
 
 _encoder = msgspec.msgpack.Encoder()
@@ -40,6 +40,8 @@ class Observed(msgspec.Struct, frozen=True):
     after_version: int
     seen_after: Any
     """A state the seat could have been in once its move was made (what it then saw)."""
+    ruleset: str = ""
+    """The campaign's ruleset (empty: the one in force)."""
 
 
 def analysis_seed(campaign_id: str) -> int:
@@ -59,12 +61,15 @@ def observe(game: Game, campaign_id: str, decision: Decision) -> Observed:
         seen=observation(game, decision.state, decision.seat, seed),
         after_version=decision.after_version,
         seen_after=observation(game, decision.after, decision.seat, later),
+        ruleset=game.info.ruleset,
     )
 
 
 def estimate(observed: Observed, level: int, seed: int) -> bytes:
     """The point's estimate, encoded as it is kept. Runs in a worker."""
-    game = get_game(observed.game)
+    game = (
+        game_for(observed.game, observed.ruleset) if observed.ruleset else get_game(observed.game)
+    )
     offered = {legal.id: legal for legal in game.legal_actions(observed.seen, observed.seat)}
     decision = Decision(
         version=observed.version,

@@ -232,13 +232,19 @@ class BotDriver:
             return only.id, only.label
         seed = thinking.decision_seed(head.facts.id, seat, head.version, "bot")
         seen = thinking.observation(head.game, head.state, seat, seed)
-        return await self.run(thinking.decide, head.game.info.name, seen, seat, spec.level, seed)
+        info = head.game.info
+        return await self.run(
+            thinking.decide, info.name, seen, seat, spec.level, seed, info.ruleset
+        )
 
     async def hint(self, head: Head, seat: str, spec: BotSpec) -> tuple[str, str, str]:
         """What the bot ``spec`` would do for ``seat`` at ``head``, and why."""
         seed = thinking.decision_seed(head.facts.id, seat, head.version, "hint")
         seen = thinking.observation(head.game, head.state, seat, seed)
-        return await self.run(thinking.advise, head.game.info.name, seen, seat, spec.level, seed)
+        info = head.game.info
+        return await self.run(
+            thinking.advise, info.name, seen, seat, spec.level, seed, info.ruleset
+        )
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` beside the event loop: in a worker process, or a thread."""

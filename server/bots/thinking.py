@@ -23,7 +23,7 @@ from domain.bots.hints import hint
 from domain.bots.knowledge import knowledge_of
 from domain.core.game import Game
 from domain.core.rng import Chance, Rng
-from domain.games import get_game
+from domain.games import game_for, get_game
 from server.ops.orphans import end_with_parent
 from server.settings import BotPriority
 
@@ -66,15 +66,20 @@ def observation(game: Game, state: Any, seat: str, seed: int) -> Any:
     return knowledge_of(game).sample(state, seat, Chance(Rng(seed, 0, "observation")))
 
 
-def decide(game_name: str, seen: Any, seat: str, level: int, seed: int) -> tuple[str, str]:
-    """The search bot's action for ``seat``: ``(id, label)``. Runs in a worker."""
-    game = get_game(game_name)
+def decide(
+    game_name: str, seen: Any, seat: str, level: int, seed: int, ruleset: str = ""
+) -> tuple[str, str]:
+    """The search bot's action for ``seat``: ``(id, label)``, under the campaign's ``ruleset``
+    (empty: the one in force). Runs in a worker."""
+    game = game_for(game_name, ruleset) if ruleset else get_game(game_name)
     chosen = make_policy(game, seed, level).decide(game, seen, seat)
     return chosen.id, chosen.label
 
 
-def advise(game_name: str, seen: Any, seat: str, level: int, seed: int) -> tuple[str, str, str]:
+def advise(
+    game_name: str, seen: Any, seat: str, level: int, seed: int, ruleset: str = ""
+) -> tuple[str, str, str]:
     """What the search bot would do for ``seat``, and why: ``(id, label, reason)``."""
-    game = get_game(game_name)
+    game = game_for(game_name, ruleset) if ruleset else get_game(game_name)
     found = hint(game, seen, seat, level=level, seed=seed)
     return found.action.id, found.action.label, found.reason

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 
-from domain.core.events import CoreEvent
+from domain.core.events import CampaignCreated, CoreEvent
 from domain.core.game import Game, Step
 from domain.core.hashing import state_hash
+from domain.games import game_of, get_game
 
 if TYPE_CHECKING:
     from server.store.base import StoredEvent
@@ -105,11 +106,24 @@ class Codec:
         return self._state.decode(data)
 
 
-_codecs: dict[str, Codec] = {}
+_codecs: dict[tuple[str, str], Codec] = {}
 
 
 def codec_for(game: Game) -> Codec:
-    codec = _codecs.get(game.info.name)
+    """The codec of ``game`` under its ruleset (an old ruleset kept as a frozen module has
+    events and states of its own)."""
+    key = (game.info.name, game.info.ruleset)
+    codec = _codecs.get(key)
     if codec is None:
-        codec = _codecs[game.info.name] = Codec(game)
+        codec = _codecs[key] = Codec(game)
     return codec
+
+
+def stream_game(name: str, first: bytes) -> tuple[Game, CampaignCreated]:
+    """The game a stored campaign of ``name`` is played by, from its first payload (its
+    creation, which names the ruleset): raises UnsupportedRuleset for a ruleset never released
+    here, UnknownGame for a game not installed."""
+    created = codec_for(get_game(name)).decode(first).event
+    if not isinstance(created, CampaignCreated):
+        raise ValueError(f"A campaign of {name} begins with {type(created).__name__}.")
+    return game_of(created), created

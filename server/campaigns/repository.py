@@ -30,10 +30,9 @@ from domain.core.engine import (
     waits,
 )
 from domain.core.errors import DomainError
-from domain.core.events import CampaignCreated, Rewound
+from domain.core.events import Rewound
 from domain.core.game import Step
-from domain.games import get_game
-from server.campaigns.codec import Recorded, codec_for
+from server.campaigns.codec import Recorded, stream_game
 from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
 from server.campaigns.keyed_lock import KeyedLock
@@ -198,10 +197,9 @@ class HeadRepository:
 
     async def _facts_of(self, info: CampaignInfo) -> Facts:
         campaign_id = info.id
-        game = get_game(info.game)
         first = await self.store.read(campaign_id, 0, 1)
-        created = codec_for(game).decode(first[0].data).event
-        assert isinstance(created, CampaignCreated)
+        # The campaign is played by the ruleset its creation recorded, for as long as it exists.
+        game, created = stream_game(info.game, first[0].data)
         # A snapshot may spare the fold its first event: the ruleset is checked here too.
         check_ruleset(game, created)
         return Facts(

@@ -24,7 +24,7 @@ from domain.core.rng import SEED_BITS
 from domain.games import get_game
 from projections.catalog import KNOWN_LUCK, known_luck
 from projections.log import Seeding, last_seeding
-from server.campaigns.codec import Recorded, codec_for
+from server.campaigns.codec import Recorded, codec_for, stream_game
 from server.campaigns.fresh import CHOSEN_SALT, Fresh, wall_clock_ms
 from server.campaigns.head import Facts, Head
 from server.campaigns.points import (
@@ -399,8 +399,9 @@ class CampaignService:
     async def _stream(self, campaign_id: str) -> tuple[Game, list[Recorded[Any]]]:
         """The whole stream, read straight from the store: checks trust no cache."""
         info = await self.store.info(campaign_id)
-        game = get_game(info.game)
-        return game, codec_for(game).decode_stored(await self.store.read(campaign_id))
+        stored = await self.store.read(campaign_id)
+        game = stream_game(info.game, stored[0].data)[0] if stored else get_game(info.game)
+        return game, codec_for(game).decode_stored(stored)
 
     async def replay(self, campaign_id: str) -> tuple[int, Any]:
         """Rebuild the head state from the whole stream, ignoring snapshots and caches."""

@@ -14,10 +14,11 @@ from typing import Any
 import msgspec
 
 from domain.core.engine import states
+from domain.core.errors import UnknownGame, UnsupportedRuleset
 from domain.core.events import CampaignCreated
 from domain.core.game import Game
 from domain.core.hashing import state_hash
-from domain.games import GAMES
+from domain.games import GAMES, game_for, rulesets_of
 from server.campaigns.codec import Recorded, codec_for
 from server.export.errors import (
     DamagedExport,
@@ -51,12 +52,14 @@ class ExportFile(msgspec.Struct, frozen=True):
 
     @property
     def game(self) -> Game:
-        return GAMES[self.campaign.game]
+        return game_for(self.campaign.game, self.campaign.ruleset)
 
 
 def played() -> list[str]:
     """The games and rulesets this server plays, as a person reads them."""
-    return [f"{game.info.name} by {game.info.ruleset!r}" for game in GAMES.values()]
+    return [
+        f"{name} by {' or '.join(repr(ruleset) for ruleset in rulesets_of(name))}" for name in GAMES
+    ]
 
 
 def read_export(lines: Iterable[bytes]) -> ExportFile:
@@ -144,9 +147,10 @@ class _Reader:
         assert self.header is not None
         if self.header.scope == PARTIAL:
             raise PartialExport(campaign.id)
-        game = GAMES.get(campaign.game)
-        if game is None or game.info.ruleset != campaign.ruleset:
-            raise UnplayedRuleset(campaign.game, campaign.ruleset, played())
+        try:
+            game = game_for(campaign.game, campaign.ruleset)
+        except (UnknownGame, UnsupportedRuleset):
+            raise UnplayedRuleset(campaign.game, campaign.ruleset, played()) from None
         if campaign.own_from != campaign.fork_version + 1 or campaign.head < 1:
             raise DamagedExport("The file's campaign line does not hold together (line 2).")
         self.campaign, self.game = campaign, game

@@ -23,7 +23,7 @@ from domain.core.engine import states
 from domain.core.errors import UnsupportedRuleset
 from domain.core.hashing import state_hash
 from domain.games import GAMES
-from server.campaigns.codec import codec_for
+from server.campaigns.codec import codec_for, stream_game
 from server.export.migration import WORKERS, catalog_of, first_unequal
 from server.store.base import CampaignInfo, UnknownCampaign
 from server.store.contract import EventStore
@@ -73,10 +73,14 @@ class Unplayed(Exception):
 async def replay_divergence(store: EventStore, info: CampaignInfo) -> tuple[int, str | None]:
     """Replay ``info``'s whole history from ``store``: the events replayed and what diverges
     (None: every state hash matches). Raises Unplayed."""
-    game = GAMES.get(info.game)
-    if game is None:
+    if info.game not in GAMES:
         raise Unplayed(f"there is no game {info.game!r} here")
-    recorded = codec_for(game).decode_stored(await store.read(info.id))
+    stored = await store.read(info.id)
+    try:
+        game = stream_game(info.game, stored[0].data)[0] if stored else GAMES[info.game]
+    except UnsupportedRuleset as error:
+        raise Unplayed(str(error)) from None
+    recorded = codec_for(game).decode_stored(stored)
     pairs = [(item.version, item.event) for item in recorded]
     replay = states(game, pairs)
     for item in recorded:

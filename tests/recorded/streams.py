@@ -26,7 +26,7 @@ from domain.core.hashing import state_hash
 from domain.core.rng import Chance, Rng
 from domain.core.ruleset import VERSION_FILE
 from domain.eila.content import DEFAULT_PACK
-from domain.games import get_game
+from domain.games import game_for, get_game
 from domain.gil_ennis.content import CONTENT_DIR
 from domain.machina.content_load import CONTENT_DIR as MACHINA_CONTENT_DIR
 
@@ -144,11 +144,20 @@ class Recording(msgspec.Struct, frozen=True):
     events: list[Line]
 
 
-def content_digest(game: str) -> str:
-    """BLAKE2b over every content file of ``game`` (names and parsed JSON, keys sorted, so that
-    layout does not count), the version file aside."""
+def content_folder(game: str, ruleset: str | None = None) -> Path:
+    """Where the content of ``game`` under ``ruleset`` lies (None: the ruleset in force)."""
+    if ruleset is None or ruleset == get_game(game).info.ruleset:
+        return CONTENT_DIRS[game]
+    folder = getattr(game_for(game, ruleset), "folder", None)
+    assert isinstance(folder, Path), f"{game} by {ruleset!r} names no content folder"
+    return folder
+
+
+def content_digest(game: str, ruleset: str | None = None) -> str:
+    """BLAKE2b over every content file of ``game`` under ``ruleset`` (names and parsed JSON,
+    keys sorted, so that layout does not count), the version file aside."""
     digest = blake2b(digest_size=16)
-    folder = CONTENT_DIRS[game]
+    folder = content_folder(game, ruleset)
     for path in sorted(folder.rglob("*.json")):
         if path.name == VERSION_FILE:
             continue
@@ -250,14 +259,14 @@ class Mismatch(Exception):
 def check(recording: Recording) -> None:
     """Raise :class:`Mismatch` unless today's engine reproduces ``recording`` exactly: every
     stored state hash from the stored events, and the same events from the same actions."""
-    game = get_game(recording.game)
+    game = game_for(recording.game, recording.ruleset)
     name = f"{recording.game}/{recording.scenario} ({recording.ruleset})"
     bump = (
         "A change alters campaigns recorded under this ruleset: bump the ruleset (the rules "
         "version in the game's game.py, or content/version.json), add a line to its "
         "RULES_NOTES.md, and record the streams again with 'python -m tests.recorded.make'."
     )
-    digest = content_digest(recording.game)
+    digest = content_digest(recording.game, recording.ruleset)
     if digest != recording.content:
         raise Mismatch(f"{name}: the content files changed since it was recorded. {bump}")
     events = decoded(game, recording)

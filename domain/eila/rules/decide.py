@@ -127,8 +127,9 @@ def _resolved(pack: ContentPack, state: EilaState) -> CombatResolved:
 
 def _resume_gain(out: Emitter) -> None:
     """A gain paused for room goes on once a conversion or discard at that pause made it: the
-    room still missing, if any, is asked for again (other pauses stay as they were)."""
-    if waits_for_room(pending(out.state)):
+    room still missing, if any, is asked for again (other pauses stay as they were). Rules 4:
+    under the earlier rules the gain stayed paused until the player made room by name."""
+    if out.pack.rules >= 4 and waits_for_room(pending(out.state)):
         run(out)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.gil_ennis.actions import GilEnnisAction
-from domain.gil_ennis.content import CHARACTERS, CONTENT, Campsite
+from domain.gil_ennis.content import Campsite, characters, content
 from domain.gil_ennis.state import GilEnnisState, pool, worry_dice
 
 
@@ -18,7 +18,7 @@ class Candidate(msgspec.Struct, frozen=True, gc=False):
 
 
 def name(character: str) -> str:
-    return CHARACTERS[character].name
+    return characters()[character].name
 
 
 def die_label(character: str, slot: str, value: int) -> str:
@@ -27,7 +27,7 @@ def die_label(character: str, slot: str, value: int) -> str:
 
 def campsite(state: GilEnnisState) -> Campsite | None:
     """Where the marker stands (None at home or on the summit)."""
-    route = CONTENT.map.route(state.path)
+    route = content().map.route(state.path)
     if 1 <= state.day <= len(route):
         return route[state.day - 1]
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.core.rng import Chance
 from domain.gil_ennis.actions import Eat, Hike, Stow, TakePath
-from domain.gil_ennis.content import CONTENT, DREAMS
+from domain.gil_ennis.content import content, dreams
 from domain.gil_ennis.events import (
     Ate,
     CampBroken,
@@ -33,7 +33,7 @@ JourneyAction = Hike | TakePath | Eat | Stow
 
 def hike_candidates(state: GilEnnisState) -> list[Candidate]:
     day = state.day + 1
-    trail = CONTENT.map.trail
+    trail = content().map.trail
     if state.day == len(trail):
         return [
             Candidate(
@@ -41,10 +41,10 @@ def hike_candidates(state: GilEnnisState) -> list[Candidate]:
                 TakePath(path.id),
                 f"Take {path.name} to {path.campsites[0].name} (day {day})",
             )
-            for path in CONTENT.map.paths
+            for path in content().map.paths
         ]
-    route = CONTENT.map.route(state.path)
-    where = route[state.day].name if state.day < len(route) else CONTENT.map.summit
+    route = content().map.route(state.path)
+    where = route[state.day].name if state.day < len(route) else content().map.summit
     return [Candidate(state.seats, Hike(), f"Hike to {where} (day {day})")]
 
 
@@ -68,7 +68,7 @@ def _final_night(state: GilEnnisState) -> list[GilEnnisEvent]:
     free = pool(state)
     pockets = {who: character(state, who).pocket for who in CHARACTERS}
     for card_id in state.worries:
-        worry = DREAMS[card_id].worry
+        worry = dreams()[card_id].worry
         match worry.kind:
             case "add_die":
                 if free:
@@ -94,7 +94,7 @@ def _final_night(state: GilEnnisState) -> list[GilEnnisEvent]:
 
 def _hike(state: GilEnnisState, path: str) -> list[GilEnnisEvent]:
     day = state.day + 1
-    route = CONTENT.map.route(path or state.path)
+    route = content().map.route(path or state.path)
     if day <= len(route):
         return [Hiked(day, route[day - 1].id, path)]
     return [Hiked(day, "summit", path), *_final_night(state)]

@@ -20,7 +20,7 @@ from domain.gil_ennis.actions import (
     Reroll,
     TurnIn,
 )
-from domain.gil_ennis.content import DREAMS
+from domain.gil_ennis.content import dreams
 from domain.gil_ennis.events import (
     DiceRerolled,
     DieDiscarded,
@@ -91,7 +91,7 @@ def _specials(state: GilEnnisState) -> list[Candidate]:
             case "cash_insights":
                 for size in range(1, min(len(card.insights), pool(state)) + 1):
                     for cards in combinations(card.insights, size):
-                        titles = ", ".join(DREAMS[c].insight.name for c in cards)
+                        titles = ", ".join(dreams()[c].insight.name for c in cards)
                         dice = "1 die" if size == 1 else f"{size} dice"
                         label = f"{where}: {name(who)} discards {titles} to draw {dice}"
                         out.append(Candidate(seats, CashInsights(who, cards), label))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.core.rng import Chance
 from domain.gil_ennis.actions import UsePower
-from domain.gil_ennis.content import ABILITIES, CHARACTERS, DREAMS, Power
+from domain.gil_ennis.content import Power, abilities, characters, dreams
 from domain.gil_ennis.events import GilEnnisEvent, PowerUsed
 from domain.gil_ennis.inventory import choices
 from domain.gil_ennis.rules.common import Candidate, die_label
@@ -30,7 +30,7 @@ def _sources(state: GilEnnisState, who: str) -> list[tuple[str, str, Power]]:
     found: list[tuple[str, str, Power]] = []
     final = state.phase == "final_night"
     if state.phase == "pitch" or final:
-        for ability in CHARACTERS[who].abilities:
+        for ability in characters()[who].abilities:
             key = f"ability:{who}/{ability.id}"
             spent = state.used_round if ability.frequency == "round" else state.used_game
             if key not in spent:
@@ -41,7 +41,7 @@ def _sources(state: GilEnnisState, who: str) -> list[tuple[str, str, Power]]:
     if state.phase == "break" and state.step != "eat":
         step = None
     for card_id in character(state, who).insights:
-        insight = DREAMS[card_id].insight
+        insight = dreams()[card_id].insight
         key = f"insight:{card_id}"
         if key not in state.used_round and (final or insight.step == step):
             found.append((key, insight.name, insight.power))
@@ -76,5 +76,5 @@ def decide_power(state: GilEnnisState, action: UsePower) -> list[GilEnnisEvent]:
 def power_name(key: str) -> str:
     kind, _, ref = key.partition(":")
     if kind == "ability":
-        return ABILITIES[ref].name
-    return DREAMS[ref].insight.name
+        return abilities()[ref].name
+    return dreams()[ref].insight.name

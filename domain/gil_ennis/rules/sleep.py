@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.core.rng import Chance
 from domain.gil_ennis.actions import DreamAlone, DreamTogether, Pledge, SkipDream, Wake
-from domain.gil_ennis.content import DREAMS, Requirement
+from domain.gil_ennis.content import Requirement, dreams
 from domain.gil_ennis.events import (
     DiePledged,
     DreamersChosen,
@@ -23,7 +23,7 @@ SleepAction = DreamAlone | DreamTogether | SkipDream | Pledge | Wake
 
 
 def cost(state: GilEnnisState) -> tuple[Requirement, ...]:
-    card = DREAMS[state.dream]
+    card = dreams()[state.dream]
     return card.alone if len(state.dreamers) == 1 else card.together
 
 
@@ -61,7 +61,7 @@ def _free(state: GilEnnisState, who: str, slot: str, value: int) -> bool:
 def _pay(state: GilEnnisState) -> list[Candidate]:
     out: list[Candidate] = []
     paid = {p.requirement for p in state.pledges}
-    title = DREAMS[state.dream].name
+    title = dreams()[state.dream].name
     for index, requirement in enumerate(cost(state)):
         if index in paid:
             continue

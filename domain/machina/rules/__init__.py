@@ -10,7 +10,7 @@ from domain.core.errors import IllegalAction, NotYourTurn
 from domain.core.memo import recent
 from domain.core.rng import Chance
 from domain.machina.actions import MachinaAction
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import ItemGained, RoundBegan, Shuffled, TilePlaced
 from domain.machina.rules.chapters import next_chapter
 from domain.machina.rules.emitter import Emitter
@@ -65,7 +65,7 @@ def decide(state: MachinaState, seat: str, action: object) -> Emitter:
     if found is None:
         for other in to_act(state):
             if any(c.action == action for c in candidates(state, other)):
-                raise NotYourTurn(f"That action belongs to {CONTENT.explorers[other].name}.")
+                raise NotYourTurn(f"That action belongs to {content().explorers[other].name}.")
         raise IllegalAction(f"The action {action!r} is not open to {seat!r} now.")
     return play(state, seat, found.action)
 
@@ -75,24 +75,24 @@ def setup(state: MachinaState) -> Emitter:
     at its entry token, and let the first chapter enter play."""
     out = Emitter(state)
     chance = Chance(state.rng)
-    taken = {i for seat in state.seats for i in CONTENT.explorers[seat].items}
+    taken = {i for seat in state.seats for i in content().explorers[seat].items}
     decks = (
-        ("map", [t for t in CONTENT.map_tiles if t != CONTENT.scenario.start_tile]),
+        ("map", [t for t in content().map_tiles if t != content().scenario.start_tile]),
         (
             "monster",
-            [m.id for m in CONTENT.monsters.values() if m.tier == 1 for _ in range(m.copies)],
+            [m.id for m in content().monsters.values() if m.tier == 1 for _ in range(m.copies)],
         ),
-        ("horror", list(CONTENT.horrors)),
-        ("item", [i for i in CONTENT.items if i not in taken]),
+        ("horror", list(content().horrors)),
+        ("item", [i for i in content().items if i not in taken]),
     )
     for deck, cards in decks:
         order = chance.shuffled(cards)
         out.emit(Shuffled(deck, order, len(order), chance.rng.draws))
     for seat in state.seats:
-        for index, card in enumerate(CONTENT.explorers[seat].items):
-            ready = index < CONTENT.ruleset.equip_slots
-            out.emit(ItemGained(seat, card, CONTENT.items[card].charges, ready, "start"))
-    out.emit(TilePlaced(CONTENT.scenario.start_tile, "map", 0, 0, 0, 0, "start"))
+        for index, card in enumerate(content().explorers[seat].items):
+            ready = index < content().ruleset.equip_slots
+            out.emit(ItemGained(seat, card, content().items[card].charges, ready, "start"))
+    out.emit(TilePlaced(content().scenario.start_tile, "map", 0, 0, 0, 0, "start"))
     found = board(out.state)
     entry = next(p for p, space in found.spaces.items() if space.symbol == "E")
     place_explorers(out, entry)

@@ -25,7 +25,7 @@ from domain.machina.content import (
     TakeItem,
     TreatAsExit,
 )
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content, rules_version
 from domain.machina.events import (
     CardCharged,
     ChapterBegan,
@@ -64,13 +64,14 @@ def kept_tiles(state: MachinaState) -> frozenset[int]:
     found = board(state)
     keep = {found.spaces[e.point].tile for e in on_map(state) if e.point in found.spaces}
     for unit in state.monsters:
-        if CONTENT.monsters[unit.card].tier == 0 and unit.point in found.spaces:
+        if content().monsters[unit.card].tier == 0 and unit.point in found.spaces:
             keep.add(found.spaces[unit.point].tile)
     label = current_chapter(state).objective.label if state.chapter else ""
     space = found.labelled(label) if label else None
     if space is not None:
         keep.add(space.tile)
-    keep |= _awaited(state)
+    if rules_version() >= 2:  # rules 1 let the awaited circle scroll away
+        keep |= _awaited(state)
     return frozenset(keep)
 
 
@@ -79,7 +80,7 @@ def _awaited(state: MachinaState) -> set[int]:
     to: the chapter is the one flipped next, so its tile must find that circle still there."""
     if not state.chapter or state.endgame:
         return set()
-    coming = CONTENT.chapter_tiles.get(current_chapter(state).back_tile)
+    coming = content().chapter_tiles.get(current_chapter(state).back_tile)
     if coming is None or coming.symbol != "circle":
         return set()
     return {
@@ -115,16 +116,16 @@ def _enters_play(out: Emitter, card: ChapterCard) -> None:
                     out.emit(ExitMarked(space.point[0], space.point[1]))
             case TakeItem():
                 for explorer in on_map(out.state):
-                    room = len(held(out.state, explorer.id)) < CONTENT.ruleset.carry_limit
+                    room = len(held(out.state, explorer.id)) < content().ruleset.carry_limit
                     if out.state.item_deck and room:
                         top = out.state.item_deck[0]
-                        charges = CONTENT.items[top].charges
+                        charges = content().items[top].charges
                         out.emit(ItemGained(explorer.id, top, charges, False, "deck"))
             case SealWhileCurrent():
                 out.emit(ExploringSealed())
             case Recover(amount=amount):
                 for explorer in on_map(out.state):
-                    missing = CONTENT.explorers[explorer.id].health - explorer.health
+                    missing = content().explorers[explorer.id].health - explorer.health
                     if missing > 0:
                         out.emit(Healed(explorer.id, min(amount, missing)))
 
@@ -133,10 +134,10 @@ def next_chapter(out: Emitter) -> None:
     """The top chapter card enters play, or the endgame when the chapter deck is spent."""
     state = out.state
     if state.chapter_deck:
-        card = CONTENT.chapter(state.chapter_deck[0])
+        card = content().chapter(state.chapter_deck[0])
         out.emit(ChapterBegan(card.id, card.charges_for(len(state.seats))))
     else:
-        card = CONTENT.scenario.endgame
+        card = content().scenario.endgame
         cards = tuple(CardCharges(c.id, c.charges_for(len(state.seats))) for c in card.cards)
         out.emit(EndgameBegan(card.id, cards))
     _enters_play(out, card)
@@ -147,7 +148,7 @@ def next_chapter(out: Emitter) -> None:
 
 def place_alone(out: Emitter, tile: str, source: str) -> None:
     """A tile on its own; the surviving explorers on or next to its entry token."""
-    kind = "map" if tile in CONTENT.map_tiles else "chapter"
+    kind = "map" if tile in content().map_tiles else "chapter"
     order = out.state.placed
     out.emit(TilePlaced(tile, kind, 0, 0, 0, order, source))
     found = board(out.state)
@@ -157,13 +158,13 @@ def place_alone(out: Emitter, tile: str, source: str) -> None:
 
 def _turns_facing(tile: str, side: str) -> int:
     """Quarter turns that bring ``tile``'s direction symbol to face ``side``."""
-    symbol = CONTENT.chapter_tiles[tile].symbol_side
+    symbol = content().chapter_tiles[tile].symbol_side
     return next(t for t in range(4) if turned(symbol, t) == side)
 
 
 def placement_options(state: MachinaState, tile: str) -> tuple[Placement, ...]:
     """Every way the chapter tile can connect by its direction symbol, in tile order."""
-    card = CONTENT.chapter_tiles[tile]
+    card = content().chapter_tiles[tile]
     found = board(state)
     keep = kept_tiles(state)
     options: list[Placement] = []
@@ -183,7 +184,7 @@ def placement_options(state: MachinaState, tile: str) -> tuple[Placement, ...]:
             if not found.fits(footprint(tile, turns, x, y)):
                 continue
             joining = Placed(tile, "chapter", x, y, turns, state.placed)
-            scroll = found.scroll(anchor.order, joining, keep, CONTENT.ruleset.area_halves)
+            scroll = found.scroll(anchor.order, joining, keep, content().ruleset.area_halves)
             if scroll is not None:
                 options.append(Placement(anchor.order, side, x, y, turns, scroll))
     return tuple(options)

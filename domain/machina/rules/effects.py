@@ -22,7 +22,7 @@ from domain.machina.content import (
     SpawnEffect,
     SpawnWeakest,
 )
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import (
     ClockAdvanced,
     EffectBegan,
@@ -101,7 +101,7 @@ def resolve_horror(out: Emitter, effect: HorrorEffect) -> None:
 
 def advance_clock(out: Emitter, amount: int) -> None:
     """Move the clock on by ``amount`` rounds; it stops at its end and never passes it."""
-    clock = min(out.state.clock + amount, CONTENT.scenario.clock)
+    clock = min(out.state.clock + amount, content().scenario.clock)
     if clock != out.state.clock:
         out.emit(ClockAdvanced(clock))
 
@@ -117,7 +117,7 @@ def invoke(out: Emitter) -> None:
         out.emit(Shuffled("horror", order, len(order), chance.rng.draws))
     card = out.state.horror_deck[0]
     out.emit(HorrorInvoked(card))
-    resolve_horror(out, CONTENT.horrors[card].effect)
+    resolve_horror(out, content().horrors[card].effect)
     if not out.over:
         raise_threat(out)
 
@@ -125,10 +125,10 @@ def invoke(out: Emitter) -> None:
 def raise_threat(out: Emitter) -> None:
     state = out.state
     threat = state.threat + 1
-    if threat <= CONTENT.ruleset.threat_track:
+    if threat <= content().ruleset.threat_track:
         out.emit(ThreatRaised(threat))
         return
-    stronger = [m for m in CONTENT.monsters.values() if m.tier == state.tier + 1]
+    stronger = [m for m in content().monsters.values() if m.tier == state.tier + 1]
     if not stronger:
         return  # the strongest monsters are in already; the threat stays at the track's end
     out.emit(TierRaised(state.tier + 1))

@@ -7,7 +7,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from domain.machina.board import Placed, Point, board_of
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import (
     Attacked,
     CardCharged,
@@ -87,7 +87,7 @@ def _item(state: MachinaState, card: str, **changes: object) -> MachinaState:
 
 
 def _use_charge(state: MachinaState, card: str) -> MachinaState:
-    if CONTENT.items[card].charges == 0:
+    if content().items[card].charges == 0:
         return state
     return replace(
         state,
@@ -105,7 +105,7 @@ def _monster(state: MachinaState, uid: int, **changes: object) -> MachinaState:
 def _without_monster(state: MachinaState, uid: int) -> MachinaState:
     gone = next(m for m in state.monsters if m.uid == uid)
     discard = state.monster_discard
-    if CONTENT.monsters[gone.card].tier > 0:
+    if content().monsters[gone.card].tier > 0:
         discard = (*discard, gone.card)
     kept = tuple(m for m in state.monsters if m.uid != uid)
     return replace(state, monsters=kept, monster_discard=discard)
@@ -132,7 +132,7 @@ def _tile(state: MachinaState, order: int) -> Placed:
 def _chapter_began(
     state: MachinaState, chapter: str, charges: tuple[CardCharges, ...]
 ) -> MachinaState:
-    card = CONTENT.chapter(chapter)
+    card = content().chapter(chapter)
     deck = state.chapter_deck[1:] if state.chapter_deck[:1] == (chapter,) else state.chapter_deck
     return replace(
         state,
@@ -201,7 +201,7 @@ def evolve(state: MachinaState, event: MachinaEvent) -> MachinaState:
             return replace(state, phase="placing", pending=tile, options=options)
         case RoundBegan(round=number):
             refreshed = tuple(
-                replace(e, stamina=CONTENT.explorers[e.id].stamina, ended=False)
+                replace(e, stamina=content().explorers[e.id].stamina, ended=False)
                 if e.status == "map"
                 else e
                 for e in state.explorers
@@ -248,7 +248,7 @@ def evolve(state: MachinaState, event: MachinaEvent) -> MachinaState:
             return replace(state, card_charges=others + now)
         case MonsterAppeared(monster=uid, card=kind, x=x, y=y, source=source):
             monsters = state.monster_deck[1:] if source == "deck" else state.monster_deck
-            health = CONTENT.monsters[kind].health_for(len(state.seats))
+            health = content().monsters[kind].health_for(len(state.seats))
             arrived = Monster(uid, kind, x, y, health)
             return replace(
                 state, monsters=(*state.monsters, arrived), monster_deck=monsters, spawned=uid

@@ -25,7 +25,7 @@ from domain.machina.actions import (
 )
 from domain.machina.board import SIDES, STEP, Placed, attach_origin, distance, neighbours
 from domain.machina.content import ActionSpace
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import (
     Attacked,
     Equipped,
@@ -88,13 +88,13 @@ def _explore_plan(state: MachinaState, who: Explorer, side: str) -> tuple[int, .
         return None
     if who.point not in found.edge(here.order, side):
         return None
-    size = CONTENT.ruleset.map_tile_size
+    size = content().ruleset.map_tile_size
     top = state.map_deck[0]
     x, y = attach_origin(here, side, top, 0)
     if not found.fits((x + dx, y + dy) for dy in range(size) for dx in range(size)):
         return None
     joining = Placed(top, "map", x, y, 0, state.placed)
-    return found.scroll(here.order, joining, kept_tiles(state), CONTENT.ruleset.area_halves)
+    return found.scroll(here.order, joining, kept_tiles(state), content().ruleset.area_halves)
 
 
 def _exit_here(state: MachinaState, who: Explorer) -> bool:
@@ -115,7 +115,7 @@ def _interactions(state: MachinaState, who: Explorer) -> list[Candidate]:
         if who.stamina < interact_cost(space.action):
             continue
         action = Interact(point[0], point[1])
-        room = len(held(state, who.id)) < CONTENT.ruleset.carry_limit
+        room = len(held(state, who.id)) < content().ruleset.carry_limit
         if space.action.kind == "search" and point not in state.spent and state.item_deck and room:
             out.append(Candidate(action, f"Search {space.action.name}"))
         elif (
@@ -132,13 +132,13 @@ def _item_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
     out: list[Candidate] = []
     mine = held(state, who.id)
     for own in (i for i in mine if i.equipped):
-        card = CONTENT.items[own.card]
+        card = content().items[own.card]
         if who.stamina < card.cost:
             continue
         if card.kind == "weapon":
             for unit in state.monsters:
                 if distance(who.point, unit.point) <= card.range:
-                    name = CONTENT.monsters[unit.card].name
+                    name = content().monsters[unit.card].name
                     dice = "1 die" if card.dice == 1 else f"{card.dice} dice"
                     label = f"Attack {name} #{unit.uid} with {card.name} ({dice})"
                     out.append(Candidate(Attack(own.card, unit.uid), label))
@@ -147,23 +147,23 @@ def _item_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
                 near = other.id == who.id or (
                     card.range >= 1 and distance(who.point, other.point) == 1
                 )
-                if near and other.health < CONTENT.explorers[other.id].health:
-                    label = f"Use {card.name} on {CONTENT.explorers[other.id].name}"
+                if near and other.health < content().explorers[other.id].health:
+                    label = f"Use {card.name} on {content().explorers[other.id].name}"
                     out.append(Candidate(UseItem(own.card, other.id), label))
         elif card.effect == "shock" and monsters_in_scope(state, who.point):
             out.append(Candidate(UseItem(own.card, ""), f"Discharge {card.name}"))
-    rules = CONTENT.ruleset
+    rules = content().ruleset
     worn = [i for i in mine if i.equipped]
     if who.stamina >= rules.equip_cost:
         for own in mine:
             if own.equipped:
                 continue
-            name = CONTENT.items[own.card].name
+            name = content().items[own.card].name
             if len(worn) < rules.equip_slots:
                 out.append(Candidate(Equip(own.card), f"Equip {name}"))
                 continue
             for hand in worn:
-                label = f"Equip {name} in place of {CONTENT.items[hand.card].name}"
+                label = f"Equip {name} in place of {content().items[hand.card].name}"
                 out.append(Candidate(Equip(own.card, hand.card), label))
     if who.stamina >= rules.give_cost:
         for other in on_map(state):
@@ -171,15 +171,14 @@ def _item_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
                 continue
             if distance(who.point, other.point) == 1:
                 for own in (i for i in mine if not i.equipped):
-                    label = (
-                        f"Give {CONTENT.items[own.card].name} to {CONTENT.explorers[other.id].name}"
-                    )
+                    given, to = content().items[own.card], content().explorers[other.id]
+                    label = f"Give {given.name} to {to.name}"
                     out.append(Candidate(Give(own.card, other.id), label))
     return out
 
 
 def explorer_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
-    rules = CONTENT.ruleset
+    rules = content().ruleset
     found = board(state)
     taken = occupied(state)
     out: list[Candidate] = []
@@ -205,7 +204,7 @@ def explorer_candidates(state: MachinaState, who: Explorer) -> list[Candidate]:
 
 def placing_candidates(state: MachinaState) -> list[Candidate]:
     found = board(state)
-    name = CONTENT.chapter_tiles[state.pending].name
+    name = content().chapter_tiles[state.pending].name
     out = []
     for option in state.options:
         # Between a chosen placement's scroll and the tile's arrival (one batch of events), the
@@ -213,7 +212,7 @@ def placing_candidates(state: MachinaState) -> list[Candidate]:
         anchor = found.by_order.get(option.anchor)
         if anchor is None:
             continue
-        where = f"{DIRECTIONS[option.side]} side of {CONTENT.tile_name(anchor.tile)}"
+        where = f"{DIRECTIONS[option.side]} side of {content().tile_name(anchor.tile)}"
         out.append(
             Candidate(PlaceTile(option.anchor, option.side), f"Connect {name} to the {where}")
         )
@@ -224,11 +223,11 @@ def placing_candidates(state: MachinaState) -> list[Candidate]:
 
 
 def _attack(out: Emitter, who: str, card_id: str, uid: int) -> None:
-    card = CONTENT.items[card_id]
+    card = content().items[card_id]
     target = monster(out.state, uid)
     chance = out.chance()
-    dice = chance.dice(card.dice, CONTENT.ruleset.game_die)
-    defense = CONTENT.monsters[target.card].defense
+    dice = chance.dice(card.dice, content().ruleset.game_die)
+    defense = content().monsters[target.card].defense
     hits = sum(1 for face in dice if face >= defense)
     out.emit(Attacked(who, card_id, uid, dice, hits, card.cost, chance.rng.draws))
     if card.charges and item(out.state, card_id).charges == 0:
@@ -239,12 +238,12 @@ def _attack(out: Emitter, who: str, card_id: str, uid: int) -> None:
 
 
 def _use(out: Emitter, who: str, card_id: str, target: str) -> None:
-    card = CONTENT.items[card_id]
+    card = content().items[card_id]
     out.emit(ItemUsed(who, card_id, card.cost))
     killed: list[str] = []
     if card.effect == "heal":
         patient = explorer(out.state, target)
-        room = CONTENT.explorers[target].health - patient.health
+        room = content().explorers[target].health - patient.health
         out.emit(Healed(target, min(card.amount, room)))
     else:
         for uid in monsters_in_scope(out.state, explorer(out.state, who).point):
@@ -262,7 +261,7 @@ def _use(out: Emitter, who: str, card_id: str, target: str) -> None:
 
 def interact_cost(space: ActionSpace) -> int:
     """The stamina an interaction with ``space`` costs: its own, else the ruleset's."""
-    return CONTENT.ruleset.interact_cost if space.cost is None else space.cost
+    return content().ruleset.interact_cost if space.cost is None else space.cost
 
 
 def _interact(out: Emitter, who: str, x: int, y: int) -> None:
@@ -272,7 +271,7 @@ def _interact(out: Emitter, who: str, x: int, y: int) -> None:
     if space.action.kind == "search":
         out.emit(SpaceSearched(x, y))
         top = out.state.item_deck[0]
-        out.emit(ItemGained(who, top, CONTENT.items[top].charges, False, "deck"))
+        out.emit(ItemGained(who, top, content().items[top].charges, False, "deck"))
     else:
         mechanism_worked(out)
 
@@ -285,7 +284,7 @@ def _explore(out: Emitter, who: str, side: str) -> None:
     assert anchor is not None
     tile = out.state.map_deck[0]
     x, y = attach_origin(anchor, side, tile, 0)
-    out.emit(Explored(who, side, CONTENT.ruleset.explore_cost))
+    out.emit(Explored(who, side, content().ruleset.explore_cost))
     scroll_away(out, scroll)
     out.emit(TilePlaced(tile, "map", x, y, 0, out.state.placed, "deck"))
     progress_made(out)
@@ -293,7 +292,7 @@ def _explore(out: Emitter, who: str, side: str) -> None:
 
 def act(out: Emitter, who: str, action: MachinaAction) -> None:
     """Apply a legal explorer action (no second check)."""
-    rules = CONTENT.ruleset
+    rules = content().ruleset
     match action:
         case Move(to=side):
             here = explorer(out.state, who)

@@ -10,7 +10,7 @@ that is not 1 is lowered by 1.
 from __future__ import annotations
 
 from domain.machina.board import distance, neighbours
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import (
     DieRolled,
     EffectBegan,
@@ -63,7 +63,7 @@ def round_over_if_done(out: Emitter) -> None:
 
 def _roll(out: Emitter, purpose: str) -> int:
     chance = out.chance()
-    face = chance.die(CONTENT.ruleset.game_die)
+    face = chance.die(content().ruleset.game_die)
     out.emit(DieRolled(purpose, face, chance.rng.draws))
     return face
 
@@ -158,7 +158,7 @@ def _monster_acts(out: Emitter, uid: int) -> None:
         return
     who, path = found
     unit = next(m for m in state.monsters if m.uid == uid)
-    card = CONTENT.monsters[unit.card]
+    card = content().monsters[unit.card]
     reach = card.move + haste(state)
     if path and reach > 0:
         to = path[min(reach, len(path)) - 1]
@@ -169,8 +169,8 @@ def _monster_acts(out: Emitter, uid: int) -> None:
     if distance(unit.point, target.point) != 1:
         return
     chance = out.chance()
-    dice = chance.dice(card.attack_for(len(state.seats)), CONTENT.ruleset.game_die)
-    hits = sum(1 for face in dice if face >= CONTENT.explorers[who].defense)
+    dice = chance.dice(card.attack_for(len(state.seats)), content().ruleset.game_die)
+    hits = sum(1 for face in dice if face >= content().explorers[who].defense)
     loss = hits * hit_cost(state)
     out.emit(MonsterAttacked(uid, who, dice, hits, loss, chance.rng.draws))
     if hits:
@@ -190,7 +190,7 @@ def _end_of_round(out: Emitter) -> None:
             out.emit(RatingsLowered(spawn, horror))
     advance_clock(out, 1)
     out.emit(RoundEnded(state.round))
-    if out.state.clock >= CONTENT.scenario.clock:
+    if out.state.clock >= content().scenario.clock:
         out.emit(ScenarioEnded("lost", "clock"))
     else:
         out.emit(RoundBegan(state.round + 1))

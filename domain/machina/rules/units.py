@@ -7,7 +7,7 @@ space, or one already taken) puts it on the nearest unoccupied passable space fr
 from __future__ import annotations
 
 from domain.machina.board import Point
-from domain.machina.content_load import CONTENT
+from domain.machina.content_load import content
 from domain.machina.events import ExplorerPlaced, MonsterAppeared, Shuffled
 from domain.machina.rules.emitter import Emitter
 from domain.machina.state import MachinaState, board, explorer, occupied, on_map
@@ -67,7 +67,7 @@ def strongest(state: MachinaState) -> str | None:
 def place_unique(out: Emitter, monster: str, label: str) -> None:
     """A chapter places a unique monster on the action space ``label`` (or next to it)."""
     space = board(out.state).labelled(label)
-    if space is None or monster not in CONTENT.monsters:
+    if space is None or monster not in content().monsters:
         return
     point = free_space_near(out.state, space.point)
     if point is not None:
