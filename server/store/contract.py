@@ -145,8 +145,15 @@ class EventRecorder(Protocol):
         """The feed of appends made by other processes (:mod:`server.store.feed`)."""
         ...
 
+    async def open_format(self) -> None:
+        """Bring the store's own format up to this release's, or raise NewerFormat for one newer
+        than it knows (:mod:`server.store.formats`); what ``serve`` does before it listens. Every
+        other method does it too on first use."""
+        ...
+
     async def ping(self) -> None:
-        """Raise StoreUnavailable unless the store answers."""
+        """Raise StoreUnavailable unless the store answers (NewerFormat once a newer release
+        took the store over)."""
         ...
 
     async def close(self) -> None: ...

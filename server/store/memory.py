@@ -198,6 +198,9 @@ class MemoryStore(Recording, PointRunsNear):
 
         return memory_analyses(self)
 
+    async def open_format(self) -> None:
+        return None  # nothing outlives the process
+
     async def ping(self) -> None:
         return None
 

@@ -16,6 +16,8 @@ Cluster slot and the append script never crosses slots:
 - ``{prefix}:{<id>}:forks``: the campaign's forks, by fork version then id
   (:mod:`server.store.redis_forks`).
 - ``{prefix}:catalog`` and the listed campaigns' set (:mod:`server.store.redis_catalog`).
+- ``{prefix}:format``: the layout's format, checked before the first read and write
+  (:mod:`server.store.redis_format`).
 
 On a Redis Cluster (a ``redis+cluster://`` URL) the catalog lives on a slot of its own: no command
 names keys of two slots, and the hot path's links and the change feed go to each campaign's own
@@ -67,6 +69,7 @@ from server.store.redis_connect import RedisSettings, connect, resp2_connection
 from server.store.redis_errors import bounded, reachable
 from server.store.redis_feed import RedisFeed, Shards
 from server.store.redis_forks import ForkIndex
+from server.store.redis_format import LayoutFormat
 from server.store.redis_link import Link
 from server.store.redis_points import RedisPoints
 from server.store.redis_records import (
@@ -128,6 +131,7 @@ class RedisStore(Recording, PointRunsNear):
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
         self._points = RedisPoints(self._link, self._key)
+        self._format = LayoutFormat(self._link.execute, prefix)
         # A campaign's lineage never changes once created: remembered, it saves the metadata
         # read in front of every read of a campaign's own newest events.
         self._lineage: dict[str, int] = {}
@@ -209,6 +213,8 @@ class RedisStore(Recording, PointRunsNear):
             "fork_version", str(info.fork_version),
             "listed", "1" if info.listed else "0",
         ]  # fmt: skip
+        if not self._format.claimed:
+            await self._format.claim()
         if info.parent is not None:
             fields += ["parent", info.parent]
         fields += attr_fields(info.attrs)
@@ -262,6 +268,8 @@ class RedisStore(Recording, PointRunsNear):
             await self._link.execute("HSET", self._key(campaign_id, "meta"), *attr_fields(attrs))
 
     async def info(self, campaign_id: str) -> CampaignInfo:
+        if not self._format.checked:
+            await self._format.check()
         with reachable():
             flat = await self._link.execute("HGETALL", self._key(campaign_id, "meta"))
         fields: Fields = dict(zip(flat[::2], flat[1::2], strict=True))
@@ -282,6 +290,8 @@ class RedisStore(Recording, PointRunsNear):
         point: bool | None = None,
     ) -> AppendResult:
         check_events(events)
+        if not self._format.claimed:
+            await self._format.claim()
         keys = [
             self._key(campaign_id, "meta"),
             self._key(campaign_id, "events"),
@@ -360,6 +370,8 @@ class RedisStore(Recording, PointRunsNear):
                 after = out[-1].version
 
     async def command_result(self, campaign_id: str, command_id: str) -> AppendResult | None:
+        if not self._format.checked:
+            await self._format.check()
         with reachable():
             exists, found = await asyncio.gather(
                 self._link.execute("EXISTS", self._key(campaign_id, "meta")),
@@ -401,6 +413,8 @@ class RedisStore(Recording, PointRunsNear):
     async def list_campaigns(
         self, *, offset: int = 0, limit: int = 50, listed_only: bool = False
     ) -> list[CampaignInfo]:
+        if not self._format.checked:
+            await self._format.check()
         return await self._catalog.page(offset, limit, listed_only=listed_only)
 
     # -- decision points (server.store.point_runs) ----------------------------------------
@@ -413,12 +427,18 @@ class RedisStore(Recording, PointRunsNear):
     ) -> bool:
         return await self._points.record(campaign_id, since, through, points)
 
+    async def open_format(self) -> None:
+        await self._format.check()
+
     async def ping(self) -> None:
         # On the link, with a timeout of its own: a frozen Redis makes readiness fail within
-        # the ping's timeout, not the commands'.
+        # the ping's timeout, not the commands'. The layout's format is read again with it.
         with reachable():
             try:
-                await asyncio.wait_for(self._link.execute("PING"), self._ping_timeout)
+                await asyncio.wait_for(
+                    asyncio.gather(self._link.execute("PING"), self._format.check_again()),
+                    self._ping_timeout,
+                )
             except TimeoutError:
                 raise StoreUnavailable(
                     f"Redis did not answer a ping within {self._ping_timeout} s."

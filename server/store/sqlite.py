@@ -36,7 +36,7 @@ from server.store.feed import ChangeFeed, LocalFeed
 from server.store.lineage import read_through, snapshot_through
 from server.store.point_runs import OwnRuns, PointRunsNear, check_points
 from server.store.recording import Recording
-from server.store.sqlite_schema import connect, decode_attrs, immediate
+from server.store.sqlite_schema import check_version, connect, decode_attrs, immediate
 
 if TYPE_CHECKING:
     from server.store.analyses_sqlite import SqliteAnalyses
@@ -327,8 +327,12 @@ class SqliteStore(Recording, PointRunsNear):
 
         return SqliteAnalyses(self._run)
 
+    async def open_format(self) -> None:
+        await self._run(lambda db: None)  # opening the file migrates it, or refuses it
+
     async def ping(self) -> None:
-        await self._run(lambda db: db.execute("SELECT 1").fetchone())
+        # The schema version, read again: a newer release may have migrated the file since.
+        await self._run(lambda db: check_version(db, self._path))
 
     async def close(self) -> None:
         if self._closed:

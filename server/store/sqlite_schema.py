@@ -14,7 +14,10 @@ waits, then finds it done):
 - 2 → 3: the index of each campaign's forks (:data:`FORKS_INDEX`), by fork version then id. It
   is built from the campaigns already stored, so their forks are in it at once.
 
-A file of a newer version than this code knows is refused rather than written to.
+Before a file of an older version is migrated, a copy of it is kept beside it
+(:mod:`server.store.sqlite_copies`, ``<file>.v<old>.bak``) and the log says where. A file of a
+newer version than this code knows is refused rather than written to, with words that name the
+copy to restore (:func:`~server.store.sqlite_copies.refusal`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from typing import TypeVar
 import msgspec
 
 from server.store import sqlite_points
-from server.store.base import StoreError, listed_by_default
+from server.store.base import listed_by_default
+from server.store.formats import NewerFormat
+from server.store.sqlite_copies import keep_copy, refusal
 
 T = TypeVar("T")
 Run = Callable[[Callable[[sqlite3.Connection], T]], Awaitable[T]]
@@ -96,7 +101,7 @@ def connect(path: Path) -> sqlite3.Connection:
     try:
         _write_ahead_log(db)
         db.execute("PRAGMA synchronous = NORMAL")
-        _migrate(db)
+        _migrate(db, path)
     except BaseException:
         db.close()
         raise
@@ -115,22 +120,20 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
     db.commit()
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring the file's schema up to :data:`SCHEMA_VERSION` (a new file: create it)."""
-    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the file's schema up to :data:`SCHEMA_VERSION` (a new file: create it), keeping a
+    copy of a file that held campaigns first."""
+    if check_version(db, path) == SCHEMA_VERSION:
         return  # the usual case, without taking the write lock
     with immediate(db):
-        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+        version = check_version(db, path)
         if version == SCHEMA_VERSION:
             return
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"The SQLite file has schema version {version}; this server knows versions up"
-                f" to {SCHEMA_VERSION}. Run a newer server on it."
-            )
         old = db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'"
         ).fetchone()
+        if old is not None:
+            keep_copy(path, version)
         if old is not None and version == 0:
             db.execute("ALTER TABLE campaigns ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
             unlisted = [
@@ -142,6 +145,16 @@ def _migrate(db: sqlite3.Connection) -> None:
         for statement in (*_TABLES, _LISTED_INDEX, FORKS_INDEX, *sqlite_points.TABLES):
             db.execute(statement)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def check_version(db: sqlite3.Connection, path: Path) -> int:
+    """The file's schema version; raises NewerFormat for one newer than this code knows."""
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise NewerFormat(
+            refusal(path, version, SCHEMA_VERSION), found=version, known=SCHEMA_VERSION
+        )
+    return version
 
 
 def _write_ahead_log(db: sqlite3.Connection) -> None:

@@ -89,6 +89,7 @@ async def test_every_key_of_a_campaign_shares_one_cluster_slot(
     campaign_keys = keys - {
         f"{prefix}:catalog".encode(),
         f"{prefix}:listed{{{prefix}:catalog}}".encode(),
+        f"{prefix}:format".encode(),
     }
     assert {key.rsplit(b":", 1)[1] for key in campaign_keys} == {
         b"events",
