@@ -1,4 +1,5 @@
-"""``tabletale export``: one campaign as a complete export file (``docs/export.md``)."""
+"""``tabletale export``: one campaign as a complete export file (``docs/export.md``); a raw one,
+as stored and not verified by replay, for a ruleset this server does not play."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 from domain.core.errors import DomainError
 from server.campaigns.fresh import wall_clock_ms
 from server.campaigns.service import CampaignService
+from server.export.raw import raw_export_lines
 from server.export.store_url import open_named
 from server.export.writing import export_lines
-from server.store.base import StoreError
+from server.store.base import StoreError, UnknownCampaign
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +44,18 @@ async def _export(campaign_id: str, url: str | None, output: Path | None) -> int
         print(f"tabletale: {error}", file=sys.stderr)
         return 2
     try:
-        lines = export_lines(CampaignService(store), campaign_id, taken_ms=wall_clock_ms())
+        service = CampaignService(store)
+        ruleset = await service.unplayed(campaign_id)
+        if ruleset is None:
+            lines = export_lines(service, campaign_id, taken_ms=wall_clock_ms())
+        else:
+            # Written all the same, as stored: the file says it was not verified by replay.
+            print(
+                f"tabletale: {ruleset.unplayed} The file is raw: every event as stored, with "
+                "its stored state hash, not verified by replay.",
+                file=sys.stderr,
+            )
+            lines = raw_export_lines(service, campaign_id, ruleset, taken_ms=wall_clock_ms())
         if output is None:
             async for line in lines:
                 sys.stdout.buffer.write(line)
@@ -63,6 +76,9 @@ async def _export(campaign_id: str, url: str | None, output: Path | None) -> int
         events = written - 3  # besides the header, the campaign and the closing line
         print(f"Exported campaign {campaign_id} ({events:,} events) from {named} to {output}.")
         return 0
+    except UnknownCampaign:
+        print(f"tabletale: There is no campaign {campaign_id!r} in {named}.", file=sys.stderr)
+        return 2
     except (StoreError, DomainError) as error:
         print(f"tabletale: {error}", file=sys.stderr)
         return 2

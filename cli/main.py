@@ -99,7 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="replay a stored campaign")
     replay.add_argument("campaign")
-    replay.add_argument("--verify", action="store_true", help="check every stored state hash")
+    replay.add_argument(
+        "--verify",
+        action="store_true",
+        help="check every stored state hash; exits 3 for a ruleset this server does not play "
+        "(the stream is read, no hash can be checked)",
+    )
     replay.add_argument(
         "--store",
         help="the store's URL: sqlite:PATH, redis://..., redis+cluster://... (default: "
@@ -197,7 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         case "balance":
             return _balance(args)
         case "replay":
-            return asyncio.run(_replay(args))
+            from cli import replay
+
+            return replay.run(args, _store_url(args))
         case "bench" if args.bench == "move":
             from cli.bench_move import bench_move
 
@@ -379,42 +386,6 @@ def _store_url(args: argparse.Namespace) -> str | None:
         print("tabletale: --data-dir is deprecated; use --store sqlite:PATH", file=sys.stderr)
         return f"sqlite:{args.data_dir}"
     return None
-
-
-async def _replay(args: argparse.Namespace) -> int:
-    from server.campaigns.service import CampaignService
-    from server.export.store_url import open_named
-    from server.store.base import StoreError
-
-    try:
-        store, _ = open_named(_store_url(args))
-    except ValueError as error:
-        print(f"tabletale: {error}", file=sys.stderr)
-        return 2
-    try:
-        service = CampaignService(store)
-        if args.verify:
-            report = await service.verify(args.campaign)
-            if report.ok:
-                print(f"{args.campaign}: {report.events} events, every state hash matches")
-                return 0
-            bad = report.first_divergence
-            assert bad is not None
-            print(
-                f"{args.campaign}: diverges at version {bad.version} ({bad.event_type}): "
-                f"stored hash {bad.expected_hash}, rebuilt {bad.actual_hash}"
-            )
-            return 1
-        version, state = await service.replay(args.campaign)
-        game = await service.game_of(args.campaign)
-        print(f"{args.campaign}: version {version}, {game.outcome(state)}")
-        print(msgspec.json.format(msgspec.json.encode(game.view(state, None)).decode()))
-        return 0
-    except StoreError as error:
-        print(f"tabletale: {error}", file=sys.stderr)
-        return 2
-    finally:
-        await store.close()
 
 
 if __name__ == "__main__":

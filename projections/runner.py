@@ -2,6 +2,8 @@
 
 The checkpoint is the version each entry was built at; a pass rebuilds only the entries whose
 campaign has moved on since. Dropping the runner's memory and running a pass rebuilds everything.
+A campaign of a ruleset this server does not play gets an entry too, from its metadata and its
+creation (:func:`projections.catalog.unplayed_entry`): nothing stored is left out.
 """
 
 from __future__ import annotations
@@ -13,7 +15,13 @@ from typing import Any, Protocol
 
 from domain.core.errors import UnsupportedRuleset
 from domain.core.game import Game
-from projections.catalog import CatalogEntry, catalog_entry, known_luck
+from projections.catalog import (
+    CatalogEntry,
+    StoredRuleset,
+    catalog_entry,
+    known_luck,
+    unplayed_entry,
+)
 from projections.stats import GameStats, statistics
 
 log = logging.getLogger("tabletale.projections")
@@ -51,7 +59,12 @@ class CampaignSource(Protocol):
         ...
 
     async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
-        """``(game, version, state)`` at the campaign's head."""
+        """``(game, version, state)`` at the campaign's head; raises
+        :class:`~domain.core.errors.UnsupportedRuleset` for a ruleset this server does not play."""
+        ...
+
+    async def ruleset(self, campaign_id: str) -> StoredRuleset:
+        """The ruleset the campaign was recorded under, and whether this server plays it."""
         ...
 
 
@@ -60,7 +73,6 @@ class CatalogRunner:
         self._source = source
         self._page = page
         self._entries: dict[str, CatalogEntry] = {}
-        self._unsupported: set[str] = set()
         self._listed: set[str] = set()
         """The campaigns the statistics count: those the source lists. Entries built on demand
         for others (:meth:`entries`) stay out of them."""
@@ -90,16 +102,31 @@ class CatalogRunner:
             and entry.known_luck == known_luck(info.attrs)
         ):
             return entry
-        if info.head == 0 or info.id in self._unsupported:  # being created, or unreadable here
+        if info.head == 0:  # being created
             return None
         try:
             game, version, state = await self._source.head(info.id)
-        except UnsupportedRuleset as error:
-            # A campaign of rules this server does not implement stays out of the catalog,
-            # rather than failing every pass.
-            log.warning("Campaign %s is left out of the catalog: %s", info.id, error)
-            self._unsupported.add(info.id)
-            return None
+        except UnsupportedRuleset:
+            ruleset = await self._source.ruleset(info.id)
+            if entry is None or entry.played:
+                log.info("Campaign %s is listed, not played: %s", info.id, ruleset.unplayed)
+            entry = unplayed_entry(
+                ruleset,
+                campaign_id=info.id,
+                version=info.head,
+                created_ms=info.created_ms,
+                updated_ms=info.updated_ms,
+                parent=info.parent,
+                fork_version=info.fork_version,
+                known_luck=known_luck(info.attrs),
+            )
+            self._entries[info.id] = entry
+            return entry
+        # A campaign's ruleset never changes: the entry before this one knows it.
+        if entry is not None and entry.played and entry.ruleset:
+            ruleset_name = entry.ruleset
+        else:
+            ruleset_name = (await self._source.ruleset(info.id)).ruleset
         entry = catalog_entry(
             game,
             state,
@@ -110,6 +137,7 @@ class CatalogRunner:
             parent=info.parent,
             fork_version=info.fork_version,
             known_luck=known_luck(info.attrs),
+            ruleset=ruleset_name,
         )
         self._entries[info.id] = entry
         return entry

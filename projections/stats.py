@@ -3,6 +3,8 @@
 A game's length is the number of versions its campaign took to finish; running campaigns are
 counted but do not enter wins, losses or the average length. In games played in chapters, every
 campaign's finished attempts at each chapter, won and lost, count too, under that chapter.
+Campaigns of a ruleset this server does not play are counted apart, per ruleset: how they stand
+is known only to the rules they were recorded under.
 """
 
 from __future__ import annotations
@@ -29,12 +31,17 @@ class Tally(msgspec.Struct, frozen=True):
     known_luck_wins: int = 0
     """Those of them won, and lost: their results, apart."""
     known_luck_losses: int = 0
+    unplayed: int = 0
+    """Campaigns on a ruleset this server does not play: counted here and in none of the
+    figures above (their status is unknown here)."""
 
 
 class GameStats(msgspec.Struct, frozen=True):
     game: str
     totals: Tally
     chapters: dict[str, Tally] = {}
+    unplayed_rulesets: dict[str, int] = {}
+    """The campaigns of ``totals.unplayed`` per ruleset, by name."""
 
 
 class _Counter:
@@ -48,13 +55,14 @@ class _Counter:
         "length",
         "losses",
         "running",
+        "unplayed",
         "wins",
     )
 
     def __init__(self) -> None:
         self.games = self.running = self.wins = self.losses = self.length = 0
         self.attempts_won = self.attempts_lost = self.known_luck = 0
-        self.known_luck_wins = self.known_luck_losses = 0
+        self.known_luck_wins = self.known_luck_losses = self.unplayed = 0
 
     def add(self, entry: CatalogEntry) -> None:
         self.games += 1
@@ -81,6 +89,7 @@ class _Counter:
             self.known_luck,
             self.known_luck_wins,
             self.known_luck_losses,
+            self.unplayed,
         )
 
 
@@ -88,8 +97,14 @@ def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
     """Per-game statistics, sorted by game name; chapters sorted by name."""
     totals: dict[str, _Counter] = {}
     chapters: dict[str, dict[str, _Counter]] = {}
+    unplayed: dict[str, dict[str, int]] = {}
     for entry in entries:
         total = totals.setdefault(entry.game, _Counter())
+        if not entry.played:
+            total.unplayed += 1
+            per_ruleset = unplayed.setdefault(entry.game, {})
+            per_ruleset[entry.ruleset] = per_ruleset.get(entry.ruleset, 0) + 1
+            continue
         if entry.known_luck:
             total.known_luck += 1
             total.known_luck_wins += entry.status == "won"
@@ -110,6 +125,7 @@ def statistics(entries: Iterable[CatalogEntry]) -> list[GameStats]:
             game,
             totals[game].tally(),
             {name: c.tally() for name, c in sorted(chapters.get(game, {}).items())},
+            dict(sorted(unplayed.get(game, {}).items())),
         )
         for game in sorted(totals)
     ]

@@ -13,11 +13,15 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
+from domain.core.errors import UnsupportedRuleset
 from domain.core.game import Game
+from projections.catalog import StoredRuleset
 from projections.runner import CatalogRunner
 from server.analysis.analyst import Analyst
 from server.bots.driver import BotDriver
 from server.bots.seats import BotSeats
+from server.campaigns.census import Census
+from server.campaigns.repository import NotReady
 from server.campaigns.service import CampaignService
 from server.campaigns.timeline_cache import Timelines
 from server.context import Context
@@ -50,8 +54,17 @@ class CatalogSource:
         return list(await self._service.catalog(offset=offset, limit=limit, listed_only=True))
 
     async def head(self, campaign_id: str) -> tuple[Game, int, Any]:
+        unplayed = await self._service.unplayed(campaign_id)
+        if unplayed is not None:  # known from its first event, read once for the entry too
+            raise UnsupportedRuleset(unplayed.unplayed or "")
         head = await self._service.head(campaign_id)
         return head.game, head.version, head.state
+
+    async def ruleset(self, campaign_id: str) -> StoredRuleset:
+        found = await self._service.rulesets.of(campaign_id)
+        if found is None:
+            raise NotReady(campaign_id)
+        return found
 
 
 def routes() -> list[Route | WebSocketRoute]:
@@ -124,6 +137,7 @@ def create_app(
     )
     audit_every = 0.0 if isinstance(feed, LocalFeed) else audit_interval
     runner = CatalogRunner(CatalogSource(service))
+    census = Census(store, service.rulesets)
     limits = throttle or Throttle.in_memory()
     bot_table = bot_table_of(store)
     driver, seats_api = None, None
@@ -147,7 +161,10 @@ def create_app(
         hub.start(audit_every=audit_every)
         if driver is not None:
             driver.start()
-        tasks = [asyncio.create_task(ctx.catalog.run(interval=catalog_interval))]
+        tasks = [
+            asyncio.create_task(census.run(interval=catalog_interval)),
+            asyncio.create_task(ctx.catalog.run(interval=catalog_interval)),
+        ]
         if metrics.directory is not None:
             tasks.append(asyncio.create_task(metrics.keep_sampled()))
         try:
@@ -180,6 +197,7 @@ def create_app(
     app = Starlette(routes=served, lifespan=lifespan, middleware=[direct, gzip])
     app.state.ctx = ctx
     app.state.lineages = Lineages(service, runner)
+    app.state.census = census
     app.state.bot_seats = seats_api
     app.state.analyses = analyst
     app.state.openapi = openapi.build(table)

@@ -61,12 +61,17 @@ def context(connection: HTTPConnection) -> Context:
 async def authenticate(ctx: Context, client: str, cid: str, token: str | None) -> str | None:
     """The seat ``token`` opens in campaign ``cid`` (None: a spectator), within the limits on
     failed tokens: a client or campaign past them is refused before its token is looked at."""
-    facts = await ctx.service.facts(cid)
+    if await ctx.service.unplayed(cid) is None:
+        attrs = (await ctx.service.facts(cid)).attrs
+    else:
+        # A campaign this server does not play keeps its seats' tokens: its stored events and
+        # its export answer to them.
+        attrs = (await ctx.service.info(cid)).attrs
     if token is None:
-        return seat_for(facts.attrs, None)
+        return seat_for(attrs, None)
     ctx.throttle.check_auth(client, cid)
     try:
-        return seat_for(facts.attrs, token)
+        return seat_for(attrs, token)
     except ApiError as error:
         if error.code == "unauthorized":
             await ctx.throttle.failed_auth(client, cid)

@@ -267,6 +267,8 @@ function chapterName(info, chapter) {
 }
 
 function progress(entry, info) {
+  // a campaign recorded under rules this server does not have: kept and listed, not played here
+  if (entry.played === false) return "kept as recorded, under rules this server does not play";
   const parts = [];
   if (entry.chapter !== null && entry.chapter !== undefined) parts.push(chapterName(info, entry.chapter));
   if (entry.day !== null && entry.day !== undefined) parts.push(`${info?.round_name || "day"} ${entry.day}`);
@@ -276,7 +278,7 @@ function progress(entry, info) {
   return parts.join(" · ");
 }
 
-const STATUS = { running: "Playing", won: "Won", lost: "Lost" };
+const STATUS = { running: "Playing", won: "Won", lost: "Lost", unknown: "Not played here" };
 const KNOWN_LUCK = "Its luck could be known before a choice (a chosen seed, a fork sharing its luck, or a take-back past a roll or a draw), so its result is counted apart.";
 
 function campaignRow(entry, infos) {
@@ -292,7 +294,9 @@ function campaignRow(entry, infos) {
     h("td", { dataset: { label: "State" } }, h("span", { class: `status status-${entry.status}` }, STATUS[entry.status] || humanize(entry.status)),
       entry.known_luck ? h("div", { class: "muted small known-luck", title: KNOWN_LUCK }, "known luck") : null),
     h("td", { class: "muted", dataset: { label: "Updated" } }, ago(entry.updated_ms)),
-    h("td", { class: "row-actions" }, h("div", {}, play, h("a", { class: "button ghost", href: `#/c/${entry.id}/watch` }, "Watch"))));
+    entry.played === false
+      ? h("td", { class: "row-actions muted small" }, "Readable, not playable here")
+      : h("td", { class: "row-actions" }, h("div", {}, play, h("a", { class: "button ghost", href: `#/c/${entry.id}/watch` }, "Watch"))));
 }
 
 async function fillCampaigns(table, infos, more) {

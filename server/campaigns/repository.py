@@ -25,17 +25,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from domain.core.engine import (
-    check_ruleset,
     evolve,
     waits,
 )
 from domain.core.errors import DomainError
 from domain.core.events import Rewound
 from domain.core.game import Step
-from server.campaigns.codec import Recorded, stream_game
+from server.campaigns.codec import Recorded
 from server.campaigns.head import Facts, Head
 from server.campaigns.history import History
 from server.campaigns.keyed_lock import KeyedLock
+from server.campaigns.played import created_of, game_for
 from server.campaigns.results import Acted
 from server.ops.phases import mark
 from server.store.base import AppendResult, CampaignInfo, StoredEvent, StoreError, VersionConflict
@@ -198,10 +198,10 @@ class HeadRepository:
     async def _facts_of(self, info: CampaignInfo) -> Facts:
         campaign_id = info.id
         first = await self.store.read(campaign_id, 0, 1)
-        # The campaign is played by the ruleset its creation recorded, for as long as it exists.
-        game, created = stream_game(info.game, first[0].data)
-        # A snapshot may spare the fold its first event: the ruleset is checked here too.
-        check_ruleset(game, created)
+        created = created_of(first[0].data)
+        # A snapshot may spare the fold its first event: the ruleset is checked here too, in
+        # words that name the rulesets this server plays (a game not installed included).
+        game = game_for(created)
         return Facts(
             campaign_id,
             game,

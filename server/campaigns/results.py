@@ -31,6 +31,9 @@ class Divergence(msgspec.Struct, frozen=True):
     expected_hash: str
     actual_hash: str
     event_type: str
+    refused: str | None = None
+    """Why the rules could not apply the stored event at all, in a sentence (``actual_hash``
+    is then empty)."""
 
 
 class VerifyReport(msgspec.Struct, frozen=True):

@@ -22,11 +22,12 @@ from domain.core.hashing import seed_commitment, state_hash
 from domain.core.luck import hides_piles, luck_seen
 from domain.core.rng import SEED_BITS
 from domain.games import get_game
-from projections.catalog import KNOWN_LUCK, known_luck
+from projections.catalog import KNOWN_LUCK, StoredRuleset, known_luck
 from projections.log import Seeding, last_seeding
-from server.campaigns.codec import Recorded, codec_for, stream_game
+from server.campaigns.codec import Recorded, codec_for
 from server.campaigns.fresh import CHOSEN_SALT, Fresh, wall_clock_ms
 from server.campaigns.head import Facts, Head
+from server.campaigns.played import Rulesets, created_of, game_for
 from server.campaigns.points import (
     NEAR,
     SEEDED_AT,
@@ -68,6 +69,8 @@ class CampaignService:
             store, clock=clock, capacity=cache_size, snapshot_every=snapshot_every
         )
         self.decision_points = DecisionPoints(self.heads)
+        self.rulesets = Rulesets(store)
+        """Each stored campaign's ruleset, and whether this server plays it."""
 
     # -- creating -------------------------------------------------------------------------
 
@@ -164,6 +167,14 @@ class CampaignService:
         near = upto if near is None else near
         found = await self.decision_points.runs(head, near, before=limit, after=limit, highest=upto)
         return points_of(head, near, found, upto)
+
+    async def unplayed(self, campaign_id: str) -> StoredRuleset | None:
+        """The stored ruleset of a campaign this server does not play; None when it plays it
+        (or the campaign has no event yet). Raises UnknownCampaign."""
+        if self.heads.cached(campaign_id) is not None:  # only a played campaign has a head
+            return None
+        found = await self.rulesets.of(campaign_id)
+        return None if found is None or found.played else found
 
     async def facts(self, campaign_id: str) -> Facts:
         return await self.heads.facts(campaign_id)
@@ -400,7 +411,10 @@ class CampaignService:
         """The whole stream, read straight from the store: checks trust no cache."""
         info = await self.store.info(campaign_id)
         stored = await self.store.read(campaign_id)
-        game = stream_game(info.game, stored[0].data)[0] if stored else get_game(info.game)
+        if not stored:  # being created
+            return get_game(info.game), []
+        # In words that name the rulesets this server plays, before any event is decoded.
+        game = game_for(created_of(stored[0].data))
         return game, codec_for(game).decode_stored(stored)
 
     async def replay(self, campaign_id: str) -> tuple[int, Any]:
@@ -415,9 +429,17 @@ class CampaignService:
         """Replay the whole stream and compare every stored state hash."""
         game, recorded = await self._stream(campaign_id)
         pairs = [(r.version, r.event) for r in recorded]
-        for (version, state), stored in zip(states(game, pairs), recorded, strict=True):
+        replay = states(game, pairs)
+        for stored in recorded:
+            kind = type(stored.event).__name__
+            try:
+                version, state = next(replay)
+            # A stored event the rules cannot apply is a divergence too, whatever they raise.
+            except Exception as error:
+                refused = Divergence(stored.version, stored.hash, "", kind, f"{error}")
+                return VerifyReport(campaign_id, len(recorded), False, refused)
             actual = state_hash(state)
             if actual != stored.hash:
-                divergence = Divergence(version, stored.hash, actual, type(stored.event).__name__)
+                divergence = Divergence(version, stored.hash, actual, kind)
                 return VerifyReport(campaign_id, len(recorded), False, divergence)
         return VerifyReport(campaign_id, len(recorded), True)

@@ -63,7 +63,8 @@ class UnplayedRuleset(TransferError):
         self.ruleset = ruleset
         super().__init__(
             f"This server does not play {game} by the ruleset {ruleset!r}; it plays "
-            f"{', '.join(sorted(played))}."
+            f"{', '.join(sorted(played))}. Nothing was stored: keep the file, a server that "
+            "plays that ruleset imports it (and replays every event as it does)."
         )
 
 

@@ -21,6 +21,11 @@ FORMAT = "tabletale-export"
 FORMAT_VERSION = 1
 COMPLETE = "complete"
 PARTIAL = "partial"
+RAW = "raw"
+"""Every event as stored, with its stored state hash, written by a server that does not play
+the campaign's ruleset: nothing in it was verified by replay when it was written."""
+UNKNOWN_OUTCOME = "unknown"
+"""A raw file's outcome: only the rules the campaign was recorded under could tell it."""
 MEDIA_TYPE = "application/jsonl"
 
 E = TypeVar("E")
@@ -30,7 +35,8 @@ class Header(msgspec.Struct, frozen=True, tag="header", tag_field="kind"):
     format: str
     version: int
     scope: str
-    """``complete`` (restorable) or ``partial`` (taken for ``seat`` while the campaign ran)."""
+    """``complete`` (restorable), ``partial`` (taken for ``seat`` while the campaign ran) or
+    ``raw`` (as stored, by a server that does not play its ruleset: not verified by replay)."""
     taken_ms: int
     seat: str | None = None
 

@@ -33,6 +33,7 @@ from server.export.format import (
     FORMAT,
     FORMAT_VERSION,
     PARTIAL,
+    RAW,
     CampaignLine,
     EndLine,
     EventLine,
@@ -139,7 +140,7 @@ class _Reader:
                 f"This export is in format version {header.version}; this server reads "
                 f"version {FORMAT_VERSION}."
             )
-        if header.scope not in (COMPLETE, PARTIAL):
+        if header.scope not in (COMPLETE, PARTIAL, RAW):  # a raw file is replayed as any
             raise NotAnExport(f"This export's scope {header.scope!r} is neither of the known.")
         self.header = header
 

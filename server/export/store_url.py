@@ -5,7 +5,10 @@
 - ``redis://host:port/db`` (``rediss://`` with TLS): a Redis;
 - ``redis+cluster://host:port`` (``rediss+cluster://``): any node of a Redis Cluster.
 
-A Redis URL may end in ``?prefix=P`` for a key prefix other than the server's default ``tt``.
+A store is named the same way for every command and the server: the ``TABLETALE_*`` settings
+(``server/settings.py``) apply to a URL too. A Redis URL takes its key prefix from
+``TABLETALE_REDIS_PREFIX`` (default ``tt``) and its connection limits and timeouts from the
+``TABLETALE_REDIS_*`` settings; ``?prefix=P`` at the end of the URL wins over the setting.
 Without a URL the tools use the server's own settings (``TABLETALE_REDIS_URL`` or
 ``TABLETALE_DATA_DIR``), unless ``TABLETALE_STORE`` names one.
 """
@@ -16,33 +19,36 @@ import os
 import urllib.parse
 from pathlib import Path
 
-from server.settings import load
+from server.settings import Settings, load
 from server.store.contract import EventStore
-from server.store.opening import SQLITE_FILE, describe_store, open_store
+from server.store.opening import SQLITE_FILE, describe_store, open_store, redis_settings
 
 STORE_VARIABLE = "TABLETALE_STORE"
 _REDIS_SCHEMES = ("redis", "rediss", "redis+cluster", "rediss+cluster")
 
 
 class StoreUrl:
-    """A parsed store URL: ``sqlite`` with a path, or a Redis URL with a key prefix."""
+    """A parsed store URL: ``sqlite`` with a path, or a Redis URL with a key prefix.
 
-    def __init__(self, url: str) -> None:
+    ``settings`` (by default the ``TABLETALE_*`` variables) give what the URL leaves out."""
+
+    def __init__(self, url: str, *, settings: Settings | None = None) -> None:
         scheme, sep, rest = url.partition(":")
         if not sep or not rest:
             raise ValueError(f"{url!r} names no store; see `tabletale migrate --help`.")
+        self.settings = load() if settings is None else settings
         self.url = url
         self.scheme = scheme
         self.path: Path | None = None
         self.redis_url: str | None = None
-        self.prefix = "tt"
+        self.prefix = self.settings.redis_prefix
         if scheme == "sqlite":
             path = Path(rest[2:] if rest.startswith("//") else rest)
             self.path = path / SQLITE_FILE if path.is_dir() else path
         elif scheme in _REDIS_SCHEMES:
             parts = urllib.parse.urlsplit(url)
             query = urllib.parse.parse_qs(parts.query)
-            self.prefix = query.pop("prefix", ["tt"])[-1]
+            self.prefix = query.pop("prefix", [self.prefix])[-1]
             rest_query = urllib.parse.urlencode(query, doseq=True)
             self.redis_url = urllib.parse.urlunsplit(parts._replace(query=rest_query))
         else:
@@ -59,7 +65,9 @@ class StoreUrl:
         assert self.redis_url is not None
         from server.store.redis_store import RedisStore
 
-        return RedisStore.from_url(self.redis_url, prefix=self.prefix)
+        return RedisStore.from_url(
+            self.redis_url, prefix=self.prefix, settings=redis_settings(self.settings)
+        )
 
     def describe(self) -> str:
         if self.path is not None:

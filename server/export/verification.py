@@ -22,8 +22,8 @@ import msgspec
 from domain.core.engine import states
 from domain.core.errors import UnsupportedRuleset
 from domain.core.hashing import state_hash
-from domain.games import GAMES
-from server.campaigns.codec import codec_for, stream_game
+from server.campaigns.codec import codec_for
+from server.campaigns.played import created_of, game_for
 from server.export.migration import WORKERS, catalog_of, first_unequal
 from server.store.base import CampaignInfo, UnknownCampaign
 from server.store.contract import EventStore
@@ -73,11 +73,12 @@ class Unplayed(Exception):
 async def replay_divergence(store: EventStore, info: CampaignInfo) -> tuple[int, str | None]:
     """Replay ``info``'s whole history from ``store``: the events replayed and what diverges
     (None: every state hash matches). Raises Unplayed."""
-    if info.game not in GAMES:
-        raise Unplayed(f"there is no game {info.game!r} here")
     stored = await store.read(info.id)
+    if not stored:
+        return 0, None
     try:
-        game = stream_game(info.game, stored[0].data)[0] if stored else GAMES[info.game]
+        # Before any event is decoded: a ruleset this server does not play may have others.
+        game = game_for(created_of(stored[0].data))
     except UnsupportedRuleset as error:
         raise Unplayed(str(error)) from None
     recorded = codec_for(game).decode_stored(stored)

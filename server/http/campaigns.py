@@ -12,6 +12,7 @@ from server.campaigns.tokens import is_private
 from server.context import context
 from server.context import create_campaign as create
 from server.errors import ApiError
+from server.http import unplayed
 from server.http.respond import body, campaign_id, endpoint, json, query, seat_of
 from server.protocol.messages import (
     CampaignOut,
@@ -38,7 +39,8 @@ async def create_campaign(request: Request) -> Response:
 
 
 @operation(
-    "The catalog, newest first, private campaigns left out.",
+    "The catalog, newest first, private campaigns left out; campaigns of a ruleset this server "
+    "does not play are listed too (played: false).",
     CatalogPage,
     query={"offset": Count, "limit": Limit},
 )
@@ -60,7 +62,10 @@ async def list_campaigns(request: Request) -> Response:
 async def get_campaign(request: Request) -> Response:
     ctx = context(request)
     cid = campaign_id(request)
-    seat = await seat_of(request)
+    seat = await seat_of(request)  # a private campaign's entry is for its seats
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.campaign(ctx, cid, ruleset)
     info = await ctx.service.info(cid)
     entries = await ctx.catalog.entries([info])
     if seat is None:

@@ -18,13 +18,15 @@ from server.context import context
 from server.errors import ApiError
 from server.export.format import MEDIA_TYPE
 from server.export.writing import export_lines
+from server.http import unplayed
 from server.http.respond import campaign_id, endpoint, seat_of
 from server.protocol.openapi import operation
 
 
 @operation(
     "The campaign as an export file (JSON Lines, docs/export.md): complete once it has ended, "
-    "partial while it runs. For a seat's holder.",
+    "partial while it runs; raw (every event as stored, not verified by replay) for a ruleset "
+    "this server does not play. For a seat's holder.",
     str,
     media_type=MEDIA_TYPE,
     seat_token=True,
@@ -39,6 +41,9 @@ async def export(request: Request) -> Response:
             "forbidden",
             "Only a player of this campaign may export it: open it with your seat's link.",
         )
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.export(ctx, cid, ruleset, seat)
     head = await ctx.service.head(cid)
     partial_for = None if await ctx.service.history_revealed(head) else seat
     lines = export_lines(ctx.service, cid, taken_ms=wall_clock_ms(), partial_for=partial_for)

@@ -1,4 +1,5 @@
-"""Operational endpoints: liveness, readiness (the store answers), metrics and the schema."""
+"""Operational endpoints: liveness, readiness (the store answers, and how many stored campaigns
+are on rulesets this server does not play), metrics and the schema."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from starlette import status
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from server.campaigns.census import Census
+from server.campaigns.played import played_rulesets
 from server.context import context
 from server.errors import ErrorBody, classify
 from server.http.respond import endpoint, error_response, json
 from server.protocol.openapi import operation
+from server.protocol.ready import ReadyOut
 
 
 @operation("The process is up.", str, media_type="text/plain")
@@ -21,7 +25,11 @@ async def healthz(request: Request) -> Response:
     return PlainTextResponse("ok\n")
 
 
-@operation("The store answers.", str, media_type="text/plain")
+@operation(
+    "The store answers (503 when not); and how many stored campaigns are on rulesets this "
+    "server does not play, which it still answers 200 with.",
+    ReadyOut,
+)
 @endpoint
 async def readyz(request: Request) -> Response:
     try:
@@ -29,7 +37,16 @@ async def readyz(request: Request) -> Response:
     except Exception as error:
         known = classify(error) or ErrorBody("unavailable", f"The store did not answer: {error}.")
         return error_response(ErrorBody("unavailable", known.message))
-    return PlainTextResponse("ready\n")
+    census: Census = request.app.state.census
+    played = played_rulesets()
+    count = census.last
+    if count is None:
+        words = "Ready; the stored campaigns' rulesets are still being counted."
+        return json(ReadyOut(True, False, 0, 0, {}, played, words))
+    out = ReadyOut(
+        True, True, count.campaigns, count.unplayed, count.rulesets, played, count.words()
+    )
+    return json(out)
 
 
 @operation("Prometheus metrics of every worker.", str, media_type="text/plain")

@@ -10,6 +10,7 @@ from projections.views import view_at
 from server.campaigns.points import Points
 from server.campaigns.service import SEED_HASH
 from server.context import context
+from server.http import unplayed
 from server.http.respond import campaign_id, endpoint, json, query, seat_of
 from server.protocol.messages import (
     Count,
@@ -31,7 +32,8 @@ MAX_EVENTS = 1000
 
 
 @operation(
-    "The viewer's copy of the events.",
+    "The viewer's copy of the events; as stored (raw: true) for a ruleset this server does not "
+    "play: whole for a seat's holder, their type alone for a spectator.",
     EventsOut,
     query={"after": Count, "limit": Limit},
     seat_token=True,
@@ -43,6 +45,9 @@ async def events(request: Request) -> Response:
     seat = await seat_of(request)
     asked = query(request, EventsQuery)
     after, limit = asked.after, min(asked.limit, MAX_EVENTS)
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.events(ctx, cid, ruleset, seat, after=after, limit=limit)
     head = await ctx.spectators.head_for(await ctx.service.head(cid), seat)
     ended = head.outcome != "running"
     recorded = await ctx.service.events(cid, after, head.version, limit)
@@ -92,7 +97,8 @@ async def state(request: Request) -> Response:
 
 
 @operation(
-    "The readable log.",
+    "The readable log; for a ruleset this server does not play, one line per stored event, "
+    "without the game's words.",
     TimelineOut,
     query={"after": Count, "limit": Limit, "near": Version},
     seat_token=True,
@@ -103,6 +109,9 @@ async def timeline_of(request: Request) -> Response:
     cid = campaign_id(request)
     seat = await seat_of(request)
     asked = query(request, TimelineQuery)
+    ruleset = await ctx.service.unplayed(cid)
+    if ruleset is not None:
+        return await unplayed.timeline(ctx, cid, ruleset, after=asked.after, limit=asked.limit)
     version, lines = await ctx.timelines.lines(cid, after=asked.after, limit=asked.limit)
     # The points as of the version the lines reach, around the version asked for.
     head = await ctx.service.head(cid)

@@ -173,7 +173,7 @@ class Lineages:
         ended = {
             cid: await self._ended(cid, entry)
             for cid, entry in entries.items()
-            if entry.status != "running"
+            if entry.played and entry.status != "running"
         }
         out: list[BranchOut] = []
         for node, shown in branches:

@@ -40,7 +40,8 @@ Outcome = Annotated[
     str,
     msgspec.Meta(
         description='The campaign\'s outcome as the catalog words it ("running", "won", '
-        '"lost"); "undone" for a stretch a rewind undid.'
+        '"lost", "unknown" for a ruleset this server does not play); "undone" for a stretch a '
+        "rewind undid."
     ),
 ]
 

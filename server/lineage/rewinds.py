@@ -17,14 +17,17 @@ from typing import Any
 
 import msgspec
 
+from domain.core.errors import UnknownGame
 from domain.core.events import Rewound
 from domain.games import get_game
 from projections.log import acted_by
 from server.campaigns.codec import Recorded, codec_for
 from server.campaigns.head import Head
 from server.campaigns.keyed_lock import KeyedLock
+from server.campaigns.played import plain_envelope
+from server.campaigns.raw import recorded_of, rewind_of
 from server.campaigns.repository import HeadRepository
-from server.store.base import CampaignInfo
+from server.store.base import CampaignInfo, StoredEvent
 
 PAGE = 5_000
 """Events read and decoded at a time while looking for rewinds."""
@@ -87,14 +90,13 @@ class Rewinds:
             return kept  # extended meanwhile, by the read this one waited for
         if kept is None or not await self._still_stored(info, kept):
             kept = _Kept(info.fork_version, "", ())
-        codec = codec_for(get_game(info.game))
         store = self._heads.store
         version, stamp, found = kept.version, kept.hash, list(kept.rewinds)
         while version < info.head:
             stored = await store.read(info.id, version, info.head, self._page)
             if not stored:
                 break
-            recorded = codec.decode_stored(stored)
+            recorded = _decoded(info.game, stored)
             found += _rewinds_in(recorded)
             version, stamp = recorded[-1].version, recorded[-1].hash
         extended = _Kept(version, stamp, tuple(found))
@@ -105,8 +107,7 @@ class Rewinds:
         if kept.version == info.fork_version:
             return True
         stored = await self._heads.store.read(info.id, kept.version - 1, kept.version)
-        codec = codec_for(get_game(info.game))
-        return bool(stored) and codec.hash_of(stored[0].data) == kept.hash
+        return bool(stored) and plain_envelope(stored[0].data).hash == kept.hash
 
     def _keep(self, campaign_id: str, kept: _Kept) -> None:
         self._kept[campaign_id] = kept
@@ -131,6 +132,15 @@ class Rewinds:
 
     def reset(self, head: Head) -> None:
         self._kept.pop(head.facts.id, None)
+
+
+def _decoded(game: str, stored: Sequence[StoredEvent]) -> list[Recorded[Any]]:
+    """``stored`` decoded by its game's codec; as plain data, its rewinds alone typed, when
+    this server cannot decode them (a game it does not have, a ruleset it does not play)."""
+    try:
+        return codec_for(get_game(game)).decode_stored(stored)
+    except (UnknownGame, msgspec.DecodeError, msgspec.ValidationError):
+        return [rewind_of(recorded_of(each)) for each in stored]
 
 
 def _rewinds_in(recorded: Sequence[Recorded[Any]]) -> list[Rewind]:

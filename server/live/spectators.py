@@ -131,6 +131,7 @@ class Spectators:
                     parent=entry.parent,
                     fork_version=entry.fork_version,
                     known_luck=entry.known_luck,
+                    ruleset=entry.ruleset,
                 )
             )
         return seen
@@ -140,8 +141,14 @@ class Spectators:
     ) -> int | None:
         """The version a viewer (whose seats ``seat_in`` names) may see of a campaign, when
         that is not its head; None when it sees the head."""
-        head = await self._heads.current(campaign_id)
-        if not delayed(head.facts.attrs):
+        cached = self._heads.cached(campaign_id)
+        # The store's metadata says it without a head loaded: a campaign of a ruleset this
+        # server does not play has none, and is in no lineage's way.
+        if cached is not None:
+            attrs = cached.facts.attrs
+        else:
+            attrs = (await self._heads.store.info(campaign_id)).attrs
+        if not delayed(attrs):
             return None
         head = await self._heads.head(campaign_id)
         seen = await self.head_for(head, seat_in(head.facts.attrs))

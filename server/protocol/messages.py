@@ -287,6 +287,11 @@ class CatalogPage(msgspec.Struct, frozen=True):
 class EventsOut(msgspec.Struct, frozen=True):
     head: int
     events: list[SeenEvent]
+    raw: bool = False
+    """The events are read as stored, without the game's rules (a ruleset this server does not
+    play): whole for a seat's holder, their ``type`` alone for a spectator."""
+    unplayed: str | None = None
+    """Why this server does not play the campaign, when it does not."""
 
 
 class TimelineOut(msgspec.Struct, frozen=True):
@@ -294,6 +299,9 @@ class TimelineOut(msgspec.Struct, frozen=True):
     lines: list[Line]
     points: PointsOut | None = None
     """Where the campaign may be forked and rewound to, around ``near`` (default: ``head``)."""
+    unplayed: str | None = None
+    """Why this server does not play the campaign, when it does not: its lines are built from
+    the stored events without the game's words, and it has no points."""
 
 
 class StatsOut(msgspec.Struct, frozen=True):

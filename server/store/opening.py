@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from server.settings import Settings
 from server.store.contract import EventStore
+
+if TYPE_CHECKING:
+    from server.store.redis_connect import RedisSettings
 
 SQLITE_FILE = "tabletale.sqlite3"
 
@@ -13,23 +17,27 @@ SQLITE_FILE = "tabletale.sqlite3"
 def open_store(settings: Settings) -> EventStore:
     """The Redis store when a URL is set, else the embedded SQLite store under ``data_dir``."""
     if settings.redis_url:
-        from server.store.redis_connect import RedisSettings
         from server.store.redis_store import RedisStore
 
         return RedisStore.from_url(
-            settings.redis_url,
-            prefix=settings.redis_prefix,
-            settings=RedisSettings(
-                max_connections=settings.redis_max_connections,
-                pool_timeout_s=settings.redis_pool_timeout_s,
-                connect_timeout_s=settings.redis_connect_timeout_s,
-                socket_timeout_s=settings.redis_socket_timeout_s,
-                ping_timeout_s=settings.redis_ping_timeout_s,
-            ),
+            settings.redis_url, prefix=settings.redis_prefix, settings=redis_settings(settings)
         )
     from server.store.sqlite import SqliteStore
 
     return SqliteStore(Path(settings.data_dir) / SQLITE_FILE)
+
+
+def redis_settings(settings: Settings) -> RedisSettings:
+    """How a Redis store talks to its Redis, as the ``TABLETALE_REDIS_*`` settings say."""
+    from server.store.redis_connect import RedisSettings
+
+    return RedisSettings(
+        max_connections=settings.redis_max_connections,
+        pool_timeout_s=settings.redis_pool_timeout_s,
+        connect_timeout_s=settings.redis_connect_timeout_s,
+        socket_timeout_s=settings.redis_socket_timeout_s,
+        ping_timeout_s=settings.redis_ping_timeout_s,
+    )
 
 
 def describe_store(settings: Settings) -> str:
