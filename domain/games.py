@@ -179,8 +179,9 @@ def game_for(name: str, ruleset: str) -> Game:
     if build is None:
         known = ", ".join(repr(r) for r in rulesets_of(name))
         raise UnsupportedRuleset(
-            f"This server does not play {name} by the ruleset {ruleset!r}: it never released it "
-            f"(a newer server, or another build, may have). It plays {name} by {known}."
+            f"This server does not play {name} by the ruleset {ruleset!r}: it is none of the "
+            f"rulesets it keeps (a newer server, another build, or one from before it was "
+            f"retired may play it). It plays {name} by {known}."
         )
     game = build()
     if game.info.ruleset != ruleset or game.info.name != name:

@@ -19,14 +19,23 @@ from domain.core.rng import Rng
 
 
 def check_ruleset(game: Game, created: CampaignCreated) -> None:
-    """Refuse a campaign recorded under a ruleset this engine does not implement: its events would
-    mean something else under today's rules and content."""
+    """Refuse to fold a campaign with the game of another ruleset: its events would mean something
+    else. The game of a campaign's own ruleset is :func:`domain.games.game_of`."""
     if created.game != game.info.name or created.ruleset != game.info.ruleset:
         raise UnsupportedRuleset(
             f"This campaign of {created.game} was recorded under the ruleset {created.ruleset!r}, "
             f"which this server does not implement "
             f"(it plays {game.info.name} by {game.info.ruleset!r})."
         )
+
+
+def _keyed(game: Game, event: CampaignCreated | Reseeded) -> Any:
+    """The campaign's generator from ``event``'s seed and salt; a game of a ruleset played by an
+    older generator (:mod:`domain.core.rng_unkeyed`) states it as ``generator``."""
+    generator = getattr(game, "generator", None)
+    if generator is not None:
+        return generator(event.seed, event.salt)
+    return Rng(event.seed, 0, event.salt)
 
 
 def evolve(game: Game, state: Any, event: Any) -> Any:
@@ -38,9 +47,9 @@ def evolve(game: Game, state: Any, event: Any) -> Any:
     kind = type(event)
     if kind is CampaignCreated:
         check_ruleset(game, event)
-        return msgspec.structs.replace(game.initial(event), rng=Rng(event.seed, 0, event.salt))
+        return msgspec.structs.replace(game.initial(event), rng=_keyed(game, event))
     if kind is Reseeded:
-        return msgspec.structs.replace(state, rng=Rng(event.seed, 0, event.salt))
+        return msgspec.structs.replace(state, rng=_keyed(game, event))
     if kind is Rewound:
         raise ValueError("A rewind is resolved by the replay loop, not by evolve.")
     return game.evolve(state, event)

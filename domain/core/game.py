@@ -45,7 +45,8 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     ruleset: str
     """Recorded in every campaign created and checked when one is replayed: the engine refuses a
-    campaign whose ruleset differs. It names the rules version and the content version
+    campaign whose ruleset differs from the game's it is handed (``domain.games.game_of`` finds
+    the game of a campaign's own ruleset). It names the rules version and the content version
     (``gil-ennis/2+content.1``); bump it when rules or content change what a stream means."""
     seat_layouts: tuple[tuple[str, ...], ...]
     """The seat tuples a campaign may be created with; the first is the default."""

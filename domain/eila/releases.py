@@ -38,7 +38,19 @@ def frozen_rules_2() -> Game:
     return game
 
 
+def frozen_rules_2_unkeyed() -> Game:
+    """``eila-1``: rules 2 over pack 1, drawn from the generator before keyed chance."""
+    from domain.eila.rules_v2.content import DEFAULT_PACK as PACK_1
+    from domain.eila.rules_v2.content import load_pack as load_pack_2
+    from domain.eila.rules_v2.game import UnkeyedEilaGame
+
+    game: Game = UnkeyedEilaGame(load_pack_2(PACK_1))
+    game.folder = PACK_1  # type: ignore[attr-defined]
+    return game
+
+
 RELEASES: dict[str, Callable[[], Game]] = {
+    "eila-1": frozen_rules_2_unkeyed,
     "eila/2+content.1": frozen_rules_2,
     "eila/3+content.2": with_pack(2, rules=3),
     "eila/3+content.3": with_pack(3, rules=3),

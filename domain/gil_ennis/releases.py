@@ -36,6 +36,17 @@ def with_pack(version: int, rules: int = RULES_VERSION) -> Callable[[], Game]:
     return build
 
 
+def frozen_rules_1() -> Game:
+    """Rules 1, frozen (:mod:`domain.gil_ennis.rules_v1`), over pack 1."""
+    from domain.gil_ennis.rules_v1.content import CONTENT_DIR as PACK_1
+    from domain.gil_ennis.rules_v1.game import GilEnnisGame as GilEnnisGame1
+
+    game: Game = GilEnnisGame1()
+    game.folder = PACK_1  # type: ignore[attr-defined]
+    return game
+
+
 RELEASES: dict[str, Callable[[], Game]] = {
+    "gil-ennis/1": frozen_rules_1,
     "gil-ennis/2+content.1": with_pack(1),
 }

@@ -6,7 +6,8 @@
 Recordings of today's rulesets are never overwritten silently: one that today's engine no longer
 reproduces means a change alters campaigns in progress, and the ruleset must be bumped (which
 records under a new folder) rather than the old recording replaced. Recordings of older rulesets
-stay as they are; the tests check that the engine refuses them.
+stay as they are, forever; the tests replay them under their own rulesets. A ruleset retired
+before it had recordings is recorded by its own commit (``tests/recorded/record_old.py``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """Recorded campaigns: short streams per game, kept as test data, that must keep replaying.
 
 A recording holds a campaign's creation, the actions its seats took (with the version each was
-chosen at) and the events and state hashes that followed. Today's engine must rebuild every state
-hash from the stored events, and must turn the same actions into the same events: a change that
-would alter a campaign in progress fails here until the ruleset is bumped (and the streams
-recorded again with ``python -m tests.recorded.make``). The content a recording was made with is
-pinned by a digest, so changed content files need a new content version too.
+chosen at) and the events and state hashes that followed. Today's engine, under the ruleset the
+recording was made with (:func:`domain.games.game_for`: the ruleset in force or an older one),
+must rebuild every state hash from the stored events, and must turn the same actions into the
+same events: a change that would alter a campaign in progress, of any ruleset, fails here. For
+the ruleset in force, bump it (and record under the new one with ``python -m
+tests.recorded.make``); for an older one, put its old behaviour back (docs/releases.md). The
+content a recording was made with is pinned by a digest, so changed content files need a new
+content version too, and a released pack may never change.
 """
 
 from __future__ import annotations
@@ -168,8 +171,10 @@ def content_digest(game: str, ruleset: str | None = None) -> str:
 
 
 def path_of(game: str, ruleset: str, scenario: str) -> Path:
-    """``tests/recorded/<game>/<ruleset after the slash>/<scenario>.json``."""
-    return HERE / game / ruleset.partition("/")[2] / f"{scenario}.json"
+    """``tests/recorded/<game>/<ruleset after the slash>/<scenario>.json`` (``eila-1``, named
+    before rulesets had a slash: ``eila/1/``)."""
+    folder = ruleset.partition("/")[2] or ruleset.rpartition("-")[2]
+    return HERE / game / folder / f"{scenario}.json"
 
 
 def recordings() -> Iterator[tuple[Path, Recording]]:

@@ -1,5 +1,6 @@
-"""The recorded campaign streams replay to their stored hashes, and decide the same events again,
-under the ruleset they were recorded with; the engine refuses those of other rulesets."""
+"""Every recorded campaign stream replays to its stored hashes, and decides the same events again,
+under the ruleset it was recorded with: the ruleset in force and every older one a game released.
+A ruleset never released is refused, with words."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.core.engine import replay
+from domain.core.engine import check_ruleset, replay
 from domain.core.errors import UnsupportedRuleset
+from domain.core.events import CampaignCreated
 from domain.games import game_for, get_game, rulesets_of
 from tests.recorded import streams
 from tests.recorded.streams import SCENARIOS, Mismatch, Recording, check, decoded, path_of
@@ -25,30 +27,51 @@ def test_every_scenario_is_recorded_under_the_ruleset_in_force() -> None:
     assert {r.game for _, r in RECORDED} == {"gil-ennis", "eila", "machina"}
 
 
-@pytest.mark.parametrize(("path", "recording"), RECORDED, ids=[str(p.stem) for p, _ in RECORDED])
-def test_a_recorded_stream_replays_or_is_refused_by_ruleset(
+SHIPPED = ("eila", "gil-ennis", "machina")
+RETIRED: frozenset[str] = frozenset()
+"""Rulesets this server no longer plays (docs/releases.md, "Retiring a ruleset"): their
+recordings stay, and must be refused with words. None is retired yet."""
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_released_ruleset_has_recordings_and_every_recording_a_released_ruleset(
+    name: str,
+) -> None:
+    recorded = {r.ruleset for _, r in RECORDED if r.game == name}
+    released = set(rulesets_of(name))
+    assert released - recorded == set(), "released without a recording"
+    assert recorded - released - RETIRED == set(), "recorded under a ruleset never released"
+    assert released & RETIRED == set(), "retired, yet still played"
+
+
+@pytest.mark.parametrize(
+    ("path", "recording"),
+    RECORDED,
+    ids=[f"{p.parent.parent.name}/{p.parent.name}/{p.stem}" for p, _ in RECORDED],
+)
+def test_a_recorded_stream_replays_and_decides_again_under_its_own_ruleset(
     path: Path, recording: Recording
 ) -> None:
-    if recording.ruleset in rulesets_of(recording.game):
-        check(recording)
-    else:
-        with pytest.raises(UnsupportedRuleset):
+    if recording.ruleset in RETIRED:
+        with pytest.raises(UnsupportedRuleset, match="does not play"):
             game_for(recording.game, recording.ruleset)
+        return
+    check(recording)
 
 
-def _solo() -> Recording:
-    ruleset = get_game("gil-ennis").info.ruleset
+def _solo(ruleset: str | None = None) -> Recording:
+    ruleset = ruleset or get_game("gil-ennis").info.ruleset
     return next(
         r for _, r in RECORDED if (r.game, r.scenario, r.ruleset) == ("gil-ennis", "solo", ruleset)
     )
 
 
 def test_a_changed_evolve_is_caught_at_the_first_divergent_version() -> None:
-    recording = _solo()
-    lines = list(recording.events)
-    lines[9] = msgspec.structs.replace(lines[9], hash="0" * 32)
-    with pytest.raises(Mismatch, match=r"diverges at version 10 .*bump the ruleset"):
-        check(msgspec.structs.replace(recording, events=lines))
+    for recording in (_solo(), _solo("gil-ennis/1"), _solo("gil-ennis/2+content.1")):
+        lines = list(recording.events)
+        lines[9] = msgspec.structs.replace(lines[9], hash="0" * 32)
+        with pytest.raises(Mismatch, match=r"diverges at version 10 .*bump the ruleset"):
+            check(msgspec.structs.replace(recording, events=lines))
 
 
 def test_a_changed_decide_is_caught() -> None:
@@ -73,15 +96,36 @@ def test_changed_content_needs_a_new_content_version(
         check(_solo())
 
 
-def test_a_recording_of_a_retired_ruleset_is_refused_by_the_engine() -> None:
+def test_a_released_pack_is_never_edited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = game_for("gil-ennis", "gil-ennis/2+content.1")
+    copy = tmp_path / "1"
+    shutil.copytree(old.folder, copy)  # type: ignore[attr-defined]
+    monkeypatch.setattr(old, "folder", copy)
+    check(_solo("gil-ennis/2+content.1"))
+    dreams = copy / "dreams.json"
+    dreams.write_text(dreams.read_text().replace('"alone": [6]', '"alone": [5]', 1))
+    with pytest.raises(Mismatch, match="content files changed"):
+        check(_solo("gil-ennis/2+content.1"))
+
+
+def test_a_ruleset_never_released_is_refused_with_words() -> None:
     recording = _solo()
     lines = list(recording.events)
-    created = dict(lines[0].event, ruleset="gil-ennis/1")
+    created = dict(lines[0].event, ruleset="gil-ennis/7+content.9")
     lines[0] = msgspec.structs.replace(lines[0], event=created)
-    old = msgspec.structs.replace(recording, ruleset="gil-ennis/1", events=lines)
+    with pytest.raises(UnsupportedRuleset) as refused:
+        game_for("gil-ennis", "gil-ennis/7+content.9")
+    words = str(refused.value)
+    assert "'gil-ennis/7+content.9'" in words and "none of the rulesets it keeps" in words
+    assert all(repr(r) in words for r in rulesets_of("gil-ennis"))  # what it does play
+    # Handed the game of another ruleset, the engine refuses the stream rather than fold it.
     game = get_game("gil-ennis")
+    with pytest.raises(UnsupportedRuleset, match=r"'gil-ennis/7\+content\.9'"):
+        replay(game, decoded(game, msgspec.structs.replace(recording, events=lines)))
+    older = CampaignCreated("gil-ennis", "gil-ennis/1", 101, "s", ("player",), {})
     with pytest.raises(UnsupportedRuleset, match="'gil-ennis/1'"):
-        replay(game, decoded(game, old))
+        check_ruleset(game, older)
+    check_ruleset(game_for("gil-ennis", "gil-ennis/1"), older)
 
 
 def test_the_machina_recordings_cross_chapters_and_reach_an_end() -> None:

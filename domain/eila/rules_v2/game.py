@@ -17,6 +17,7 @@ from domain.core.game import (
     options_of,
 )
 from domain.core.rng import Rng
+from domain.core.rng_unkeyed import UnkeyedRng, generator
 from domain.core.ruleset import content_version, ruleset_name
 from domain.eila.rules_v2.actions import EilaAction
 from domain.eila.rules_v2.box import Box, box
@@ -121,3 +122,27 @@ class EilaGame:
 
     def public_content(self) -> Box:
         return box(self.pack)
+
+
+class UnkeyedEilaState(EilaState, frozen=True, gc=False):
+    """An ``eila-1`` campaign's state: rules 2's, with the generator before keyed chance."""
+
+    rng: UnkeyedRng  # type: ignore[assignment]
+
+
+class UnkeyedEilaGame(EilaGame):
+    """``eila-1``: rules 2 and pack 1 drawn from the unkeyed generator (the one change between
+    the two rulesets, made in the engine's core)."""
+
+    state_type: Any = UnkeyedEilaState
+    generator = staticmethod(generator)
+
+    def __init__(self, pack: ContentPack) -> None:
+        super().__init__(pack)
+        self.info = msgspec.structs.replace(self.info, ruleset="eila-1")
+
+    def initial(self, created: CampaignCreated) -> EilaState:
+        options: Any = options_of(self, created.options)
+        return UnkeyedEilaState(
+            rng=UnkeyedRng(created.seed), mode=options.mode, chapter=options.chapter
+        )

@@ -7,7 +7,7 @@ runs out. Each event is applied as it is emitted, so every later step sees the s
 
 from __future__ import annotations
 
-from domain.core.rng import Chance
+from domain.core.rng_unkeyed import chance_of
 from domain.eila.rules_v2.content import ContentPack, Effect, Option
 from domain.eila.rules_v2.events import (
     CardFetched,
@@ -132,7 +132,8 @@ def end_night(out: Emitter) -> None:
     elif len(state.time_track) >= out.pack.ruleset.time_track:
         out.emit(ChapterLost(state.chapter, "time"))
     else:
-        chance = Chance(state.rng)
+        # eila-1 drew from the unkeyed generator: the one edit of this copy (docs/releases.md)
+        chance = chance_of(state.rng)
         order = chance.shuffled(state.future)
         out.emit(FutureShuffled(order, chance.rng.draws, len(order)))
         run(out)
