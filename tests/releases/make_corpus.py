@@ -18,7 +18,9 @@ that commit's own command. It keeps, under ``corpus/<ruleset with "/" as "_">/``
 - ``data/tabletale.sqlite3``: the file the old server wrote (its write-ahead log checkpointed
   into it, then vacuumed, so it is small and alone);
 - ``export.jsonl``: the old command's export file, when it had one;
-- ``made.json``: the commit, the game, the ruleset, the campaign id and its head version.
+- ``made.json``: the commit, the game, the ruleset, the campaign id, its head version and its
+  seats' tokens (as a player keeps them: the store holds only their hashes, and the test plays
+  on with them).
 
 An entry is never replaced silently: the corpus is what those releases wrote, and a later
 release must open it as it is. When a ruleset is bumped, add an entry for the ruleset that is
@@ -172,8 +174,9 @@ def ruleset_served(client: httpx.Client, game: str) -> str:
     raise LookupError(f"The server does not host {game}.")
 
 
-def play(client: httpx.Client, entry: Entry) -> tuple[str, int]:
-    """Create the entry's campaign and play its moves; answers its id and head version."""
+def play(client: httpx.Client, entry: Entry) -> tuple[str, dict[str, str], int]:
+    """Create the entry's campaign and play its moves; answers its id, its seats' tokens and its
+    head version."""
     body = {"game": entry.game, "seed": SEED, **entry.body}
     created = client.post("/api/campaigns", json=body)
     created.raise_for_status()
@@ -204,7 +207,7 @@ def play(client: httpx.Client, entry: Entry) -> tuple[str, int]:
         if not acted:
             break  # the campaign ended: nobody has a move
     head = client.get(f"/api/campaigns/{campaign}").raise_for_status().json()["entry"]["version"]
-    return campaign, int(head)
+    return campaign, tokens, int(head)
 
 
 def has_export(tree: Path) -> bool:
@@ -244,7 +247,7 @@ def make(entry: Entry) -> dict[str, Any]:
             served = ruleset_served(client, entry.game)
             if served != entry.ruleset:
                 raise RuntimeError(f"{commit[:7]} serves {served}, not {entry.ruleset}.")
-            campaign, head = play(client, entry)
+            campaign, tokens, head = play(client, entry)
         target = entry.folder
         if target.exists():
             shutil.rmtree(target)
@@ -268,6 +271,7 @@ def make(entry: Entry) -> dict[str, Any]:
         "ruleset": entry.ruleset,
         "campaign": campaign,
         "head": head,
+        "tokens": tokens,
         "seed": SEED,
         "create": {"game": entry.game, "seed": SEED, **entry.body},
         "export": "export.jsonl" if exported else None,
