@@ -11,8 +11,10 @@ with; the export file that its own release wrote imports into a fresh store.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,8 @@ from server.export.reading import read_export
 from server.export.verification import replay_divergence
 from server.export.writing import export_lines
 from server.store.sqlite import SqliteStore
+from server.store.sqlite_copies import copy_name
+from server.store.sqlite_schema import SCHEMA_VERSION
 from tests.server.conftest import Live, auth, running
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -36,6 +40,17 @@ SQLITE_FILE = "tabletale.sqlite3"
 FOLDERS = sorted(path.parent for path in CORPUS.glob("*/made.json"))
 EXPORTED = [folder for folder in FOLDERS if (folder / "export.jsonl").exists()]
 TAKEN_MS = 1_800_000_000_000  # when the test's own export says it was taken: any fixed instant
+
+
+def schema_of(file: Path) -> int:
+    with contextlib.closing(sqlite3.connect(file)) as db:
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+        return version
+
+
+def events_in(file: Path) -> list[tuple[Any, ...]]:
+    with contextlib.closing(sqlite3.connect(file)) as db:
+        return sorted(db.execute("SELECT * FROM events"))
 
 
 def made_of(folder: Path) -> dict[str, Any]:
@@ -46,6 +61,7 @@ def made_of(folder: Path) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Opened:
     made: dict[str, Any]
+    folder: Path
     live: Live
     served: Path
     """The copy of the data folder today's server runs on."""
@@ -72,7 +88,7 @@ def opened(
     shutil.copytree(folder / "data", pristine, dirs_exist_ok=True)
     service = CampaignService(SqliteStore(served / SQLITE_FILE))
     with running(create_app(service, close_store=True, web_root=None)) as live:
-        yield Opened(made_of(folder), live, served, pristine)
+        yield Opened(made_of(folder), folder, live, served, pristine)
 
 
 @pytest.fixture
@@ -100,6 +116,19 @@ def test_the_campaign_is_listed_with_its_ruleset_and_counted(
     totals = stats[opened.made["game"]]["totals"]
     # Counted once: with the games, or apart on known luck when its release kept chosen seeds so.
     assert (totals["games"] + totals["known_luck"], totals["unplayed"]) == (1, 0)
+
+
+def test_an_older_store_format_is_kept_as_a_copy_before_it_is_migrated(opened: Opened) -> None:
+    written = opened.folder / "data" / SQLITE_FILE
+    found = schema_of(written)
+    copy = copy_name(opened.served / SQLITE_FILE, found)
+    assert schema_of(opened.served / SQLITE_FILE) == SCHEMA_VERSION
+    if found == SCHEMA_VERSION:
+        assert not copy.exists()
+        return
+    # A rollback to the release that wrote it finds the file as that release left it.
+    assert schema_of(copy) == found
+    assert events_in(copy) == events_in(written)
 
 
 def test_the_campaign_reads_at_its_head_and_at_every_version(
