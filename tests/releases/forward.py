@@ -146,8 +146,10 @@ async def _main() -> int:
     print(table(rows))
     own = sum(row.own_replay == "identical" for row in rows)
     same = sum(row.forward == "identical" for row in rows)
-    print(f"\n{len(rows)} campaigns: {own} replay identically under their own ruleset, {same} "
-          "come out identical decided again under today's.")
+    print(
+        f"\n{len(rows)} campaigns: {own} replay identically under their own ruleset, {same} "
+        "come out identical decided again under today's."
+    )
     return 0
 
 
