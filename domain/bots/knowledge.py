@@ -5,6 +5,7 @@ ever hands these functions sampled worlds.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from functools import partial
@@ -16,6 +17,7 @@ from domain.bots.machina_heuristic import best_move
 from domain.bots.search import Knowledge, Move
 from domain.core.errors import InvalidOptions
 from domain.core.game import Game, Sampled
+from domain.core.packs import PlayedWith
 from domain.core.rng import Chance
 from domain.eila.actions import Answer
 from domain.eila.content import ContentPack
@@ -24,9 +26,11 @@ from domain.eila.rules.storage import goal_side, have
 from domain.eila.sampling import sample as eila_sample
 from domain.eila.state import EilaState
 from domain.gil_ennis.actions import AddDrawn, EndClimb, Place
+from domain.gil_ennis.game import GilEnnisGame
 from domain.gil_ennis.sampling import sample as gil_ennis_sample
 from domain.gil_ennis.state import GilEnnisState
 from domain.machina.content_load import CONTENT as MACHINA
+from domain.machina.game import MachinaGame
 from domain.machina.sampling import sample as machina_sample
 from domain.machina.state import MachinaState
 
@@ -201,11 +205,19 @@ def sampled(game: Sampled) -> Knowledge:
 def knowledge_of(game: Game) -> Knowledge:
     if isinstance(game, EilaGame):
         return eila(game)
-    match game.info.name:
-        case "gil-ennis":
-            return GIL_ENNIS
-        case "machina":
-            return MACHINA_KNOWLEDGE
+    known = {"gil-ennis": (GilEnnisGame, GIL_ENNIS), "machina": (MachinaGame, MACHINA_KNOWLEDGE)}
+    if game.info.name in known:
+        kind, knowledge = known[game.info.name]
+        if isinstance(game, PlayedWith):
+            # An older ruleset played by today's rules over its own pack: its worlds are drawn
+            # with that pack in play (the heuristics judge them by today's, an estimate).
+            return dataclasses.replace(knowledge, sample=game.sample)
+        if isinstance(game, kind):
+            return knowledge
+        raise InvalidOptions(
+            f"The search bot does not play {game.info.title} by the ruleset "
+            f"{game.info.ruleset!r}: its rules are kept as they were, without a sampler."
+        )
     if isinstance(game, Sampled):
         return sampled(game)
     raise InvalidOptions(f"The search bot does not play {game.info.title}.")
