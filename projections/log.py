@@ -31,6 +31,10 @@ class SeenEvent(msgspec.Struct, frozen=True):
     at_ms: int = 0
     by: str | None = None
     """Who acted for the seat when it was not a person: a bot's name (see :func:`acted_by`)."""
+    action: str | None = None
+    """The id of the legal action that caused the event, as the acting seat chose it; shown to
+    that seat only (another seat's choice may name what only it knows), and absent for events
+    stored before the store kept it."""
 
 
 BOT_COMMAND = "bot:"
@@ -83,6 +87,7 @@ def seen(
         recorded.seat,
         recorded.at_ms,
         acted_by(recorded),
+        getattr(recorded, "action", None) if seat is not None and recorded.seat == seat else None,
     )
 
 

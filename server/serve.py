@@ -27,7 +27,8 @@ from server.ops import collector, logs
 from server.ops.metrics import MULTIPROC_DIR
 from server.ops.orphans import end_with_parent
 from server.settings import Settings, as_environment, load
-from server.store.opening import describe_store, open_store
+from server.store.formats import NewerFormat
+from server.store.opening import describe_store, open_format, open_store
 from server.throttle import Throttle
 from server.ws.socket_protocol import GivingUpSocket
 
@@ -106,6 +107,12 @@ def serve(settings: Settings) -> None:
     settings.check()
     logs.configure(settings.log_format)
     log.info(describe_store(settings))
+    try:
+        open_format(settings)
+    except NewerFormat as error:
+        # Stopped before listening: a server that answered 503 to everything would say less.
+        log.error("%s", error)
+        raise SystemExit(1) from None
     log.info("Open %s in a browser.", browser_url(settings))
     options = dict(
         host=settings.host,

@@ -3,6 +3,10 @@
 A stored payload is a MessagePack ``Envelope``: the event (tagged, so a decoder built for one
 game's union reads it), the hash of the state it produced, and who caused it. The store supplies
 the version; :class:`Recorded` pairs them for everyone above the store.
+
+The envelope grows by schema evolution only: a new field goes last, with a default, so a payload
+stored before it existed decodes with the default (an envelope is a MessagePack array, and msgspec
+fills in the fields an array leaves out).
 """
 
 from __future__ import annotations
@@ -33,6 +37,11 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, array_like=True):
     """False for every event of an append but the last: the state it leaves is one the game
     passes through while resolving an action, never one a seat decides from. Events stored
     before this field existed read as settled."""
+    action: str | None = None
+    """The id of the legal action the seat chose (:func:`domain.core.game.action_id`), on each
+    event the command caused; None for events no seat's action caused (creation, set-up, a
+    rewind) and for events stored before this field existed, whose action
+    :func:`server.campaigns.actions.with_actions` works out again."""
 
 
 class Recorded(msgspec.Struct, Generic[E], frozen=True):
@@ -46,6 +55,8 @@ class Recorded(msgspec.Struct, Generic[E], frozen=True):
     at_ms: int = 0
     settled: bool = True
     """See :attr:`Envelope.settled`."""
+    action: str | None = None
+    """See :attr:`Envelope.action`."""
 
 
 class Codec:
@@ -67,7 +78,9 @@ class Codec:
 
     def decode_recorded(self, version: int, data: bytes) -> Recorded[Any]:
         env = self._envelope.decode(data)
-        return Recorded(version, env.event, env.hash, env.seat, env.command, env.at_ms, env.settled)
+        return Recorded(
+            version, env.event, env.hash, env.seat, env.command, env.at_ms, env.settled, env.action
+        )
 
     def encode_steps(
         self,
@@ -76,9 +89,11 @@ class Codec:
         seat: str | None,
         command_id: str | None,
         now_ms: int,
+        action: str | None = None,
     ) -> tuple[list[bytes], list[Recorded[Any]]]:
         """The payloads of ``steps`` (which follow ``version``) and the events as recorded: each
-        with the hash of the state it leaves; only the last is settled."""
+        with the hash of the state it leaves and the id of the ``action`` that caused them; only
+        the last is settled."""
         payloads: list[bytes] = []
         recorded: list[Recorded[Any]] = []
         last = len(steps) - 1
@@ -86,8 +101,12 @@ class Codec:
             version += 1
             digest = state_hash(state)
             settled = index == last
-            payloads.append(self.encode(Envelope(event, digest, seat, command_id, now_ms, settled)))
-            recorded.append(Recorded(version, event, digest, seat, command_id, now_ms, settled))
+            payloads.append(
+                self.encode(Envelope(event, digest, seat, command_id, now_ms, settled, action))
+            )
+            recorded.append(
+                Recorded(version, event, digest, seat, command_id, now_ms, settled, action)
+            )
         return payloads, recorded
 
     def decode_stored(self, stored: Iterable[StoredEvent]) -> list[Recorded[Any]]:

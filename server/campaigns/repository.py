@@ -401,8 +401,10 @@ class HeadRepository:
         seat: str | None,
         command_id: str | None,
         origin: object = None,
+        action: str | None = None,
     ) -> Acted:
-        """Append what ``decide(head)`` returns at ``expected_version``, in the campaign's lock.
+        """Append what ``decide(head)`` returns at ``expected_version``, in the campaign's lock;
+        ``action`` is the id of the seat's legal action they record (none for a rewind).
 
         The head is the cached one, caught up first only when the caller has seen a newer
         version; the store's version check catches a cache that another process overtook.
@@ -424,7 +426,7 @@ class HeadRepository:
                 if prior is None:
                     raise
                 return await self._duplicate(head, prior.first, prior.last)
-            return await self._append(head, steps, seat, command_id, origin)
+            return await self._append(head, steps, seat, command_id, origin, action)
 
     async def _prior(self, campaign_id: str, command_id: str | None) -> AppendResult | None:
         if command_id is None:
@@ -438,10 +440,11 @@ class HeadRepository:
         seat: str | None,
         command_id: str | None,
         origin: object,
+        action: str | None = None,
     ) -> Acted:
         facts = head.facts
         payloads, recorded = facts.codec.encode_steps(
-            head.version, steps, seat, command_id, self._clock()
+            head.version, steps, seat, command_id, self._clock(), action
         )
         state = steps[-1][1]
         # The store keeps decision points with the stream (server.campaigns.points).

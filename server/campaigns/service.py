@@ -292,6 +292,7 @@ class CampaignService:
             seat=seat,
             command_id=command_id,
             origin=origin,
+            action=action_id,
         )
 
     async def rewind(

@@ -76,6 +76,9 @@ class EventLine(msgspec.Struct, Generic[E], frozen=True, tag="event", tag_field=
     command: str | None = None
     at_ms: int = 0
     settled: bool = True
+    action: str | None = None
+    """The id of the seat's action that caused the event (left out of a partial file for the
+    other seats' events); absent from files written before the store kept it."""
 
 
 class EndLine(msgspec.Struct, frozen=True, tag="end", tag_field="kind"):

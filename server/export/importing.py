@@ -69,6 +69,7 @@ def envelope_of(recorded: Recorded[Any]) -> Envelope[Any]:
         recorded.command,
         recorded.at_ms,
         recorded.settled,
+        recorded.action,
     )
 
 

@@ -174,7 +174,16 @@ class _Reader:
                 version=version,
             ) from None
         self.events.append(
-            Recorded(version, event, line.hash, line.seat, line.command, line.at_ms, line.settled)
+            Recorded(
+                version,
+                event,
+                line.hash,
+                line.seat,
+                line.command,
+                line.at_ms,
+                line.settled,
+                line.action,
+            )
         )
 
     @property

@@ -119,10 +119,13 @@ async def export_lines(
 
 
 def _event_line(game: Any, recorded: Recorded[Any], partial_for: str | None) -> EventLine[Any]:
+    action = recorded.action
     if partial_for is None:
         event, digest = recorded.event, recorded.hash
     else:
         event, digest = seen_event(game, recorded.event, partial_for, ended=False), None
+        if recorded.seat != partial_for:
+            action = None  # what another seat chose is theirs to see
     return EventLine(
         recorded.version,
         event,
@@ -131,4 +134,5 @@ def _event_line(game: Any, recorded: Recorded[Any], partial_for: str | None) -> 
         recorded.command,
         recorded.at_ms,
         recorded.settled,
+        action,
     )

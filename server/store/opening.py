@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,21 @@ def redis_settings(settings: Settings) -> RedisSettings:
         socket_timeout_s=settings.redis_socket_timeout_s,
         ping_timeout_s=settings.redis_ping_timeout_s,
     )
+
+
+def open_format(settings: Settings) -> None:
+    """Bring the store's own format up to this release's once, before a server listens: the
+    SQLite file migrated (a copy kept first), the Redis layout's format checked. Raises
+    :class:`~server.store.formats.NewerFormat` for a store a newer release wrote."""
+
+    async def settle() -> None:
+        store = open_store(settings)
+        try:
+            await store.open_format()
+        finally:
+            await store.close()
+
+    asyncio.run(settle())
 
 
 def describe_store(settings: Settings) -> str:

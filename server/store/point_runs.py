@@ -105,9 +105,16 @@ async def runs_near(
     most ``before`` whose first point is at or below ``near`` and ``after`` above it."""
     # The campaign's own runs around ``near`` are asked for alongside its metadata: the usual
     # lookup (a version between its fork point and its head) needs nothing more.
-    info, guessed = await asyncio.gather(
-        info_of(campaign_id), own(campaign_id, near, before + SPARE, after + SPARE)
-    )
+    asked = asyncio.ensure_future(info_of(campaign_id))
+    try:
+        guessed = await own(campaign_id, near, before + SPARE, after + SPARE)
+    except BaseException:
+        # An unknown campaign fails here first: its metadata read is not left running on, to
+        # reach the store after the caller is done with it (a closed store, for one).
+        asked.cancel()
+        await asyncio.gather(asked, return_exceptions=True)
+        raise
+    info = await asked
     top = info.head if highest is None else min(info.head, highest)
     segments: list[tuple[str, int, int]] = []  # (campaign, lowest, highest) of its own versions
     while True:

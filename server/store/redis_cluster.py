@@ -102,6 +102,7 @@ class ClusterLink:
         self._timeout = timeout
         self._links: dict[str, Link] = {}
         self._refreshing: asyncio.Task[None] | None = None
+        self._closed = False
 
     @property
     def in_flight(self) -> int:
@@ -174,10 +175,13 @@ class ClusterLink:
     def _link(self, node: ClusterNode) -> Link:
         link = self._links.get(node.name)
         if link is None:
+            if self._closed:  # a link made now would never be closed
+                raise redis.exceptions.ConnectionError("The Redis link is closed.")
             link = self._links[node.name] = Link(lambda: self._make(node), timeout=self._timeout)
         return link
 
     async def close(self) -> None:
+        self._closed = True
         if self._refreshing is not None:
             self._refreshing.cancel()
             await asyncio.gather(self._refreshing, return_exceptions=True)

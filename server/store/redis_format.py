@@ -14,12 +14,15 @@ to its own (none is older yet).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Callable
 from typing import Any
+
+import redis.asyncio
+from redis.asyncio.cluster import RedisCluster
 
 from server.store.base import StoreError
 from server.store.formats import NewerFormat
-from server.store.redis_errors import reachable
 
 FORMAT = 1
 """The layout this release reads and writes."""
@@ -27,16 +30,23 @@ FORMAT = 1
 UNVERSIONED = 1
 """The format of a prefix that holds campaigns and no format key (written before there was one)."""
 
-Execute = Callable[..., Awaitable[Any]]
-"""Sends one command and returns its raw reply (the store's pipelined link)."""
-
 
 class LayoutFormat:
-    def __init__(self, execute: Execute, prefix: str) -> None:
+    """The format key of one prefix, as one process checks it: once before its first read and
+    its first write, on the store's pool (not the hot path's link: this is not the hot path)."""
+
+    def __init__(
+        self,
+        client: redis.asyncio.Redis | RedisCluster,
+        prefix: str,
+        pooled: Callable[[], contextlib.AbstractAsyncContextManager[None]],
+    ) -> None:
+        """``pooled()`` bounds a step on the pool and maps Redis's failures to the store's."""
         self.key = f"{prefix}:format"
         self._prefix = prefix
         self._catalog = f"{prefix}:catalog"
-        self._execute = execute
+        self._client = client
+        self._pooled = pooled
         self._settling = asyncio.Lock()
         self.checked = False
         """Whether reading is safe: the key holds a format this release reads, or the prefix
@@ -57,8 +67,8 @@ class LayoutFormat:
 
     async def check_again(self) -> None:
         """Read the key again (a newer release may have taken the prefix over since)."""
-        with reachable():
-            found = await self._execute("GET", self.key)
+        async with self._pooled():
+            found = await self._client.get(self.key)
         if found is not None:
             self._verify(found)
 
@@ -66,22 +76,22 @@ class LayoutFormat:
         async with self._settling:
             if self.claimed or (self.checked and not writing):
                 return
-            with reachable():
-                found = await self._execute("GET", self.key)
+            async with self._pooled():
+                found: Any = await self._client.get(self.key)
                 if found is None:
-                    held = bool(await self._execute("EXISTS", self._catalog))
+                    held = bool(await self._client.exists(self._catalog))
                     if held or writing:
                         value = str(UNVERSIONED if held else FORMAT).encode()
                         # NX: of two servers starting on one empty prefix, the first one's
                         # format stands and the other reads it back.
-                        found = await self._execute("SET", self.key, value, "NX", "GET") or value
+                        found = await self._client.set(self.key, value, nx=True, get=True) or value
             if found is None:
                 self.checked = True  # an empty prefix, only read so far
                 return
             self._verify(found)
             self.checked = self.claimed = True
 
-    def _verify(self, found: bytes) -> None:
+    def _verify(self, found: Any) -> None:
         try:
             version = int(found)
         except ValueError:

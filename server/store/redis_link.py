@@ -134,6 +134,11 @@ class Link:
             raise redis.exceptions.TimeoutError(
                 f"Redis did not finish the connection handshake within {self._timeout} s."
             ) from None
+        if self._closed:
+            # Closed while this connection was made (a caller that stopped waiting left it
+            # behind): nobody else would ever close it.
+            await connection.disconnect(nowait=True)
+            raise redis.exceptions.ConnectionError("The Redis link is closed.")
         self._connection = connection
         self._failed_at = None
         self._reader = asyncio.create_task(self._read(connection))
@@ -230,6 +235,11 @@ class Link:
 
     async def close(self) -> None:
         self._closed = True
+        connecting = self._connecting
+        if connecting is not None and not connecting.done():
+            # A connection being made is given up by _open itself; waited for briefly, so it is
+            # closed before the caller's event loop is (a frozen Redis is not waited out).
+            await asyncio.wait([connecting], timeout=min(_GRACE_S, self._timeout))
         connection = self._connection
         if connection is not None:
             self._fail(connection, redis.exceptions.ConnectionError("The Redis link was closed."))

@@ -131,7 +131,7 @@ class RedisStore(Recording, PointRunsNear):
         self._origin = uuid.uuid4().hex[:12]
         self._feed = feed
         self._points = RedisPoints(self._link, self._key)
-        self._format = LayoutFormat(self._link.execute, prefix)
+        self._format = LayoutFormat(client, prefix, self._pooled)
         # A campaign's lineage never changes once created: remembered, it saves the metadata
         # read in front of every read of a campaign's own newest events.
         self._lineage: dict[str, int] = {}

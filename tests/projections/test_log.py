@@ -45,6 +45,15 @@ def test_a_log_keeps_versions_and_who_acted() -> None:
     assert log[1].event == {"type": "dice-race/held", "seat": "player"}
 
 
+def test_the_action_a_seat_chose_is_shown_to_that_seat_alone() -> None:
+    moved = Recorded(2, Held("red"), "h", "red", "c", 5, True, "hold")
+    for viewer, action in (("red", "hold"), ("blue", None), (None, None)):
+        (line,) = seen_log(DICE, [moved], viewer, ended=True)  # type: ignore[arg-type]
+        assert line.action == action
+    (old,) = seen_log(DICE, [Recorded(2, Held("red"), "h", "red")], "red", ended=False)  # type: ignore[arg-type]
+    assert old.action is None  # stored before the envelope kept it
+
+
 def test_last_seeding_is_the_newest_seed() -> None:
     events = [
         Recorded(1, CREATED, "h"),
