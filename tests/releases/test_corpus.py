@@ -66,7 +66,7 @@ class Opened:
     served: Path
     """The copy of the data folder today's server runs on."""
     pristine: Path
-    """Another copy, as the old server left it, for checks that must not see the extra move."""
+    """Another copy, as the old server left it, for checks that read the file itself."""
 
     @property
     def campaign(self) -> str:
@@ -77,17 +77,25 @@ class Opened:
         return int(self.made["head"])
 
 
+@contextlib.contextmanager
+def serving(folder: Path, served: Path) -> Iterator[Live]:
+    """Today's server on a copy of the entry's data folder at ``served``, until the block ends."""
+    shutil.copytree(folder / "data", served, dirs_exist_ok=True)
+    service = CampaignService(SqliteStore(served / SQLITE_FILE))
+    with running(create_app(service, close_store=True, web_root=None)) as live:
+        yield live
+
+
 @pytest.fixture(scope="module", params=FOLDERS, ids=lambda folder: folder.name)
 def opened(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Opened]:
+    """One server per entry for the checks that only read (a move has a server of its own)."""
     folder: Path = request.param
     served = tmp_path_factory.mktemp(f"{folder.name}-served")
     pristine = tmp_path_factory.mktemp(f"{folder.name}-pristine")
-    shutil.copytree(folder / "data", served, dirs_exist_ok=True)
     shutil.copytree(folder / "data", pristine, dirs_exist_ok=True)
-    service = CampaignService(SqliteStore(served / SQLITE_FILE))
-    with running(create_app(service, close_store=True, web_root=None)) as live:
+    with serving(folder, served) as live:
         yield Opened(made_of(folder), folder, live, served, pristine)
 
 
@@ -207,36 +215,40 @@ def test_a_seat_exports_its_own_file_over_http(opened: Opened, api: httpx.Client
     assert len(answer.content.splitlines()) == opened.head + 3  # header, campaign, events, end
 
 
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda folder: folder.name)
 async def test_one_more_move_is_accepted_under_its_own_ruleset(
-    opened: Opened, api: httpx.Client
+    folder: Path, tmp_path: Path
 ) -> None:
-    base = f"/api/campaigns/{opened.campaign}"
-    moved = False
-    for token in opened.made["tokens"].values():
-        state = api.get(base + "/state", headers=auth(token)).raise_for_status().json()
-        if not state["legal_actions"]:
-            continue
-        answer = api.post(
-            base + "/actions",
-            headers=auth(token),
-            json={
-                "action": state["legal_actions"][0]["id"],
-                "expected_version": state["version"],
-                "command_id": "corpus-one-more",
-            },
-        )
+    made = made_of(folder)
+    base = f"/api/campaigns/{made['campaign']}"
+    with (
+        serving(folder, tmp_path) as live,
+        httpx.Client(base_url=live.http, timeout=30.0) as api,
+    ):
+        answer = None
+        for token in made["tokens"].values():
+            state = api.get(base + "/state", headers=auth(token)).raise_for_status().json()
+            if state["legal_actions"]:
+                answer = api.post(
+                    base + "/actions",
+                    headers=auth(token),
+                    json={
+                        "action": state["legal_actions"][0]["id"],
+                        "expected_version": state["version"],
+                        "command_id": "corpus-one-more",
+                    },
+                )
+                break
+        assert answer is not None, "no seat has a move"
         assert answer.status_code == 200, answer.text
-        assert answer.json()["first"] == opened.head + 1
-        moved = True
-        break
-    assert moved, "no seat has a move"
-    head = api.get(base).raise_for_status().json()["entry"]
-    assert head["version"] > opened.head
-    assert head["ruleset"] == opened.made["ruleset"]
+        assert answer.json()["first"] == made["head"] + 1
+        head = api.get(base).raise_for_status().json()["entry"]
+    assert head["version"] > made["head"]
+    assert head["ruleset"] == made["ruleset"]
     # The move was decided under the campaign's own ruleset: the stream, with it, still replays.
-    store = SqliteStore(opened.served / SQLITE_FILE)
+    store = SqliteStore(tmp_path / SQLITE_FILE)
     try:
-        report = await CampaignService(store).verify(opened.campaign)
+        report = await CampaignService(store).verify(made["campaign"])
     finally:
         await store.close()
     assert report.ok, report.first_divergence
