@@ -11,7 +11,8 @@ SQLite file its release wrote, and:
    seed, salt, seats and options; only the ruleset is today's): today's set-up first, then each
    recorded move, whose action is derived from the stream as the analysis does (the legal action
    whose events, decided under the campaign's own ruleset, are the recorded ones). It is
-   *identical* when every event comes out the same; it *diverges at move N* at the first move
+   *identical* when every event comes out the same as today's game reads the recorded one (a
+   field added since, with its default, is the same); it *diverges at move N* at the first move
    whose action is no longer legal or whose events differ (move 0: the set-up); it is *not
    possible* when today's game cannot start from that creation at all.
 """
@@ -60,6 +61,17 @@ def _json(event: Any) -> bytes:
     return msgspec.json.encode(event)
 
 
+def read_by(today: Game, events: Sequence[Any]) -> list[Any] | None:
+    """``events`` of an older ruleset as today's game reads them (a field added since with a
+    default takes it, as it does when today's server decodes the stored stream); None when one
+    of them is no event of today's game."""
+    decoder = msgspec.json.Decoder(today.event_type)
+    try:
+        return [decoder.decode(_json(event)) for event in events]
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
 async def stream_of(folder: Path) -> tuple[CampaignCreated, list[tuple[int, Any, str]]]:
     """The entry's stored events, decoded by the game of its own ruleset, with their hashes."""
     made = json.loads((folder / "made.json").read_text())
@@ -92,14 +104,14 @@ def forward(
     pairs = [(version, event) for version, event, _ in events]
     moves = decisions(old, pairs)
     first = moves[0].version if moves else len(pairs)
-    recorded_setup = [_json(event) for _, event in pairs[1:first]]
+    recorded_setup = read_by(today, [event for _, event in pairs[1:first]])
     moved = msgspec.structs.replace(created, ruleset=today.info.ruleset)
     try:
         state = engine.evolve(today, None, moved)
         setup = list(today.setup(state))
     except Exception as error:  # any refusal of the creation by today's rules
         return f"not possible ({type(error).__name__}: {error})"
-    if [_json(event) for event in setup] != recorded_setup:
+    if setup != recorded_setup:
         return "diverges at move 0 (the set-up deals otherwise)"
     for event in setup:
         state = today.evolve(state, event)
@@ -108,7 +120,7 @@ def forward(
         if move.played.id not in legal:
             return f"diverges at move {number} ({move.played.id!r} is not legal)"
         caused = today.decide(state, move.seat, legal[move.played.id].action)
-        if [_json(event) for event in caused] != [_json(event) for event in move.events]:
+        if caused != read_by(today, move.events):
             return f"diverges at move {number} (other events)"
         for event in caused:
             state = today.evolve(state, event)
