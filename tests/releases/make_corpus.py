@@ -23,9 +23,10 @@ that commit's own command. It keeps, under ``corpus/<ruleset with "/" as "_">/``
   on with them).
 
 An entry is never replaced silently: the corpus is what those releases wrote, and a later
-release must open it as it is. When a ruleset is bumped, add an entry for the ruleset that is
-retired (its last commit) and keep today's entries pointing at a commit where today's rulesets
-are in force.
+release must open it as it is (``--force`` is for a corpus not yet committed). When a ruleset is
+bumped, the entry of the one retired stays as it is, and an entry for the new one is added to
+``ENTRIES`` with a commit of main where it is in force, then made with this script;
+``test_corpus.py`` fails while a released ruleset has no entry.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ import httpx
 import pytest
 
 from cli.replay import replay
+from domain.games import rulesets_of
 from server.app import create_app
 from server.campaigns.service import CampaignService
 from server.export.importing import import_export
@@ -75,6 +76,16 @@ class Opened:
     @property
     def head(self) -> int:
         return int(self.made["head"])
+
+
+def test_every_ruleset_a_game_released_has_a_corpus_entry() -> None:
+    kept: dict[str, set[str]] = {}
+    for folder in FOLDERS:
+        made = made_of(folder)
+        kept.setdefault(made["game"], set()).add(made["ruleset"])
+    assert set(kept) == {"gil-ennis", "eila", "machina"}
+    # A bump adds an entry (tests/releases/make_corpus.py): the ruleset it retires stays here.
+    assert {game: set(rulesets_of(game)) for game in kept} == kept
 
 
 @contextlib.contextmanager
