@@ -1,4 +1,5 @@
-"""``tabletale games``: the games installed here, each with its ruleset, and any that failed."""
+"""``tabletale games``: the games installed here, each with its ruleset (and the older ones it
+keeps), and any that failed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ def list_games(registry: Registry = REGISTRY) -> int:
     for name, found in sorted(registry.games.items()):
         info = found.game.info
         print(f"  {name:<12} {info.title} ({info.ruleset}), from {found.source}")
+        listed = getattr(found.game, "releases", None)
+        older = [ruleset for ruleset in listed() if ruleset != info.ruleset] if listed else []
+        if older:  # the rulesets it keeps for campaigns started under them (docs/releases.md)
+            print(f"  {'':<12} and campaigns started under {', '.join(older)}")
     if not registry.games:
         print("  none")
     for name, reason in sorted(registry.failed.items()):

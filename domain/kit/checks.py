@@ -16,7 +16,7 @@ import msgspec
 
 from domain.core import engine
 from domain.core.errors import DomainError
-from domain.core.events import CoreEvent, Options, Reseeded
+from domain.core.events import CampaignCreated, CoreEvent, Options, Reseeded
 from domain.core.game import CheckedContent, Game, LegalAction, Sampled
 from domain.core.hashing import state_hash
 from domain.core.rng import Chance, Rng
@@ -45,7 +45,7 @@ class Budget:
 def check_game(game: Game, budget: Budget | None = None) -> list[Broken]:
     """Every promise ``game`` breaks, first its content's, then each playthrough's in turn."""
     budget = budget or Budget()
-    found = content_broken(game)
+    found = content_broken(game) + releases_broken(game)
     for seed in range(budget.seed, budget.seed + budget.playthroughs):
         found += check_playthrough(game, budget, seed)
     ruleset = game.info.ruleset
@@ -62,6 +62,35 @@ def content_broken(game: Game) -> list[Broken]:
     if not isinstance(game, CheckedContent):
         return []
     return [Broken("content", str(error)) for error in game.content_errors()]
+
+
+def releases_broken(game: Game) -> list[Broken]:
+    """Each older ruleset in ``game.releases()`` (docs/releases.md) that does not build a game
+    calling itself by that name and ruleset, or whose game cannot create and set up a campaign of
+    it. Its recordings replaying is the game package's own test (``tests/recorded`` for ours)."""
+    listed = getattr(game, "releases", None)
+    if not callable(listed):
+        return []
+    found: list[Broken] = []
+    for ruleset, build in listed().items():
+        if ruleset == game.info.ruleset:
+            found.append(
+                Broken("releases", f"The ruleset in force {ruleset!r} is listed as older.")
+            )
+            continue
+        try:
+            older: Game = build()
+            named = (older.info.name, older.info.ruleset)
+            if named != (game.info.name, ruleset):
+                raise ValueError(f"it builds {named[0]} by {named[1]!r}")
+            seats = older.info.seat_layouts[0]
+            created = CampaignCreated(older.info.name, ruleset, 1, "kit-releases", seats, {})
+            state = engine.evolve(older, None, created)
+            for event in older.setup(state):
+                state = engine.evolve(older, state, event)
+        except Exception as error:  # any failure of a package's old ruleset is that package's
+            found.append(Broken("releases", f"The ruleset {ruleset!r}: {error}"))
+    return found
 
 
 def check_playthrough(game: Game, budget: Budget, seed: int) -> list[Broken]:

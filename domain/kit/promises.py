@@ -25,6 +25,10 @@ PROMISES: dict[str, str] = {
     ),
     "forkable": "every decision point can be forked",
     "content": "content passes its checks",
+    "releases": (
+        "every older ruleset the game lists builds a game of that name and ruleset, which plays "
+        "a campaign of it from its creation"
+    ),
 }
 """Each promise by its short name, then in a sentence."""
 

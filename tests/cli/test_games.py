@@ -22,6 +22,7 @@ def test_every_installed_game_is_listed_with_its_ruleset(
     assert "machina      Machina Arcana: To Eternity (machina/" in out
     assert "from domain.gil_ennis:GAME" in out
     assert "eila" in out
+    assert "and campaigns started under gil-ennis/1, gil-ennis/2+content.1\n" in out
 
 
 def test_a_game_set_aside_is_named_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:

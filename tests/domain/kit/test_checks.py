@@ -142,3 +142,33 @@ def test_a_listed_action_that_crashes_breaks_legal_actions_apply_and_the_kit_goe
     # The crash also breaks what else it touches: a fork's first listed action, and a hold
     # offered to the seat whose turn it is not, which the server would answer with an error.
     assert promises(found) == {"legal-actions-apply", "forkable", "nothing-else-applies"}
+
+
+class Released(DiceRace):
+    """Lists an older ruleset that plays, one whose game names another ruleset, and one that
+    cannot be built."""
+
+    def releases(self) -> dict[str, Any]:
+        older = DiceRace()
+        older.info = msgspec.structs.replace(older.info, ruleset="dice-race/0")
+        misnamed = DiceRace()
+
+        def broken() -> Any:
+            raise KeyError("pack 0")
+
+        return {"dice-race/0": lambda: older, "dice-race/00": lambda: misnamed, "x": broken}
+
+
+def test_an_older_ruleset_that_does_not_build_its_own_game_breaks_releases() -> None:
+    found = [b for b in check_game(Released(), Budget(playthroughs=1, moves=5))]
+    assert [b.promise for b in found] == ["releases", "releases"]
+    assert "'dice-race/00': it builds dice-race by 'dice-race/1'" in found[0].detail
+    assert "'x': 'pack 0'" in found[1].detail
+
+
+def test_the_shipped_games_keep_their_releases() -> None:
+    from domain.games import get_game
+    from domain.kit.checks import releases_broken
+
+    for name in ("gil-ennis", "eila", "machina"):
+        assert releases_broken(get_game(name)) == []
