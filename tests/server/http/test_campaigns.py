@@ -205,3 +205,26 @@ async def test_a_games_public_content_names_what_its_views_show(api: httpx.Async
     assert response.json() == {} and response.headers["cache-control"].startswith("public")
     missing = await api.get("/api/games/chess/content")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+async def test_the_events_name_the_action_each_seat_chose_to_that_seat_alone(
+    api: httpx.AsyncClient,
+) -> None:
+    created = await create(api, seats=["red", "blue"], options={"target": 500})
+    cid, seats = created["id"], created["seats"]
+    state = (await api.get(f"/api/campaigns/{cid}/state")).json()
+    seat = state["view"]["to_act"]
+    acted = await api.post(
+        f"/api/campaigns/{cid}/actions",
+        json={"action": "roll", "expected_version": 2},
+        headers=auth(seats[seat]),  # type: ignore[index]
+    )
+    assert acted.status_code == 200, acted.text
+    other = "blue" if seat == "red" else "red"
+    for viewer, headers in (
+        (seat, auth(seats[seat])),  # type: ignore[index]
+        (other, auth(seats[other])),  # type: ignore[index]
+        (None, {}),
+    ):
+        events = (await api.get(f"/api/campaigns/{cid}/events", headers=headers)).json()["events"]
+        assert [e["action"] for e in events] == [None, None, "roll" if viewer == seat else None]
