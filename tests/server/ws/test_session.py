@@ -55,7 +55,11 @@ async def test_accepted_action_is_pushed_to_every_subscriber(
         seen = await watcher.next_update()
         assert not sockets[mover].pending, "the actor's answer is its only frame for the action"
     assert (pushed["first"], pushed["version"], seen["first"], seen["version"]) == (3, 3, 3, 3)
-    assert pushed["events"] == seen["events"] == answer["events"]
+    # The same events, save that only the seat that chose it is told its action's id.
+    assert [e["action"] for e in answer["events"]] == ["roll"]
+    assert [e["action"] for e in pushed["events"] + seen["events"]] == [None, None]
+    unnamed = [{**e, "action": None} for e in answer["events"]]
+    assert pushed["events"] == seen["events"] == unnamed
     assert seen["legal_actions"] == []
     assert [a["id"] for a in pushed["legal_actions"]] == ["hold", "roll"]
     assert sockets[other].replica.view == watcher.replica.view == sockets[mover].replica.view
