@@ -120,12 +120,14 @@ def _said(game: Game, events: Sequence[Any], state: Any) -> str:
     return "a move the timeline does not describe"
 
 
-def plan(campaign: str, old: Game, recorded: Sequence[Recorded[Any]]) -> Plan:
+def plan(
+    campaign: str, old: Game, recorded: Sequence[Recorded[Any]], today: Game | None = None
+) -> Plan:
     """The plan for ``recorded`` (a whole stream, from its creation) of a campaign played
-    under ``old``."""
+    under ``old``; ``today``: the game it moves to (by default the ruleset in force)."""
     created = recorded[0].event
     assert isinstance(created, CampaignCreated)
-    today = get_game(created.game)
+    today = today or get_game(created.game)
     name, mine, theirs = created.game, created.ruleset, today.info.ruleset
     if mine == theirs:
         return current_plan(campaign, name, mine, created.seats)
