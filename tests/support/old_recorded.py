@@ -4,6 +4,9 @@ action ids, as streams stored before the envelope kept them)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from domain.core.errors import InvalidOptions
 from domain.core.hashing import seed_commitment
 from domain.games import game_for, get_game
 from server.campaigns.codec import Envelope, codec_for
@@ -40,3 +43,17 @@ async def store_recording(
     created = recording.events[0].event
     all_attrs = {SEED_HASH: seed_commitment(created["seed"], created["salt"]), **(attrs or {})}
     await store.create(campaign_id, recording.game, now_ms=0, events=payloads, attrs=all_attrs)
+
+
+class Refusing:
+    """Today's game of Eila, except that it refuses every creation: a ruleset that cannot start
+    from an older campaign's (a seat layout or an option it no longer has)."""
+
+    def __init__(self, game: Any) -> None:
+        self._game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def initial(self, created: Any) -> Any:
+        raise InvalidOptions("Eila no longer takes these options.")

@@ -10,7 +10,7 @@ from domain.games import game_for, get_game
 from server.campaigns.codec import Recorded
 from server.campaigns.forward import Plan, plan
 from tests.recorded.streams import Recording, decoded, recordings
-from tests.support.old_recorded import older
+from tests.support.old_recorded import Refusing, older
 
 OLDER = older()
 
@@ -85,3 +85,15 @@ def test_a_campaign_on_todays_ruleset_is_current() -> None:
     )
     found = planned(recording)
     assert found.kind == "current" and found.stretches == [] and found.summary == "already current"
+
+
+def test_a_creation_todays_rules_refuse_is_not_possible() -> None:
+    recording = OLDER["eila/4+content.4 chapter-0"]
+    game = game_for(recording.game, recording.ruleset)
+    recorded = [
+        Recorded(version, event, line.hash)
+        for (version, event), line in zip(decoded(game, recording), recording.events, strict=True)
+    ]
+    found = plan("old", game, recorded, today=Refusing(get_game("eila")))
+    assert (found.kind, found.applied, found.stretches) == ("not_possible", 0, [])
+    assert "no longer takes these options" in found.why and found.summary == "not possible"
