@@ -16,6 +16,7 @@ from server.campaigns.tokens import token_attrs
 from server.store.redis_store import RedisStore
 from tests.server.conftest import Live, auth
 from tests.support.old_recorded import older, store_recording
+from tests.support.unplayed import NEWER, store_unplayed
 
 OLDER = older()
 SAME = "eila/4+content.4 chapter-1"
@@ -156,4 +157,17 @@ async def test_a_second_move_and_a_current_campaign_are_refused(
     current = await api.post(f"/api/campaigns/{moved['id']}/upgrade", headers=auth(token))
     assert current.status_code == 409 and "already played under" in current.text
     assert (await plan(api, moved["id"], token)).json()["kind"] == "current"
+    assert await heads(stored) == before
+
+
+async def test_a_ruleset_this_server_does_not_play_is_refused_in_words(
+    live: Live, api: httpx.AsyncClient, stored: RedisStore
+) -> None:
+    await store_unplayed(stored, "newer", *NEWER, attrs=token_attrs({"gil": TOKEN}))
+    before = await heads(stored)
+    for method in ("GET", "POST"):
+        refused = await api.request(method, "/api/campaigns/newer/upgrade", headers=auth(TOKEN))
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"]["code"] == "unsupported_ruleset"
+        assert NEWER[1] in refused.json()["error"]["message"]
     assert await heads(stored) == before
