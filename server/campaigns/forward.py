@@ -29,7 +29,7 @@ import msgspec
 
 from domain.analysis.decisions import decisions
 from domain.core import engine
-from domain.core.events import CampaignCreated
+from domain.core.events import CampaignCreated, Reseeded
 from domain.core.game import Game, Step
 from domain.games import get_game
 from server.campaigns.codec import Recorded, codec_for
@@ -66,7 +66,8 @@ class Plan:
     """The move it diverges at (0: the set-up); None unless it diverges."""
     why: str
     stretches: list[Stretch] = field(default_factory=list, repr=False, compare=False)
-    """What the moved campaign holds: creation and set-up, then each move that applied."""
+    """What the moved campaign holds: creation and set-up, then each move that applied (and
+    a fork's new luck where it came)."""
 
     seats: tuple[str, ...] = ()
 
@@ -167,7 +168,16 @@ def plan(
             " today's set-up, with none of this campaign's moves.",
             kept,
         )
+    # A fork with new luck carries its Reseeded event between two moves: it is put in at the
+    # same place (no rewind returns before it, so the line holds it).
+    reseeds = [(r.version, r.event) for r in recorded if isinstance(r.event, Reseeded)]
+    done = 0
     for number, move in enumerate(moves, start=1):
+        for version, event in reseeds:
+            if done < version <= move.version:
+                state = engine.evolve(today, state, event)
+                kept.append(Stretch([(event, state)]))
+        done = move.after_version
         first_event = stored.get(move.version + 1)
         action = (first_event.action if first_event else None) or move.played.id
         said = _said(old, move.events, move.state)

@@ -19,6 +19,7 @@ from typing import Any
 
 from domain.core.engine import waits
 from domain.core.errors import DomainError
+from domain.core.events import Reseeded
 from projections.catalog import KNOWN_LUCK, known_luck
 from server.campaigns.codec import Recorded, codec_for
 from server.campaigns.forward import Plan, plan
@@ -106,19 +107,22 @@ async def move_forward(
     now = service.clock()
     payloads: list[bytes] = []
     version = 0
+    origin, seeded_at = len(moving.stretches[0].steps), 1
     for stretch in moving.stretches:
         encoded, _ = codec.encode_steps(
             version, stretch.steps, stretch.seat, stretch.command, now, stretch.action
         )
         payloads += encoded
         version += len(stretch.steps)
-    origin = len(moving.stretches[0].steps)
+        if isinstance(stretch.steps[0][0], Reseeded):
+            # A fork's new luck: no rewind may return to the luck before it (as in the fork).
+            origin = seeded_at = version
     # The same seed and salt as the original: whoever played it has seen this luck.
     child_attrs = {
         **{k: v for k, v in info.attrs.items() if k in (SEED_HASH, PRIVATE)},
         **attrs,
         ORIGIN: str(origin),
-        SEEDED_AT: "1",
+        SEEDED_AT: str(seeded_at),
         KNOWN_LUCK: "1",
         MOVED_TO: moving.today,
         MOVED_FROM_RULESET: moving.ruleset,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.core.events import Reseeded
 from domain.games import game_for, get_game
 from server.campaigns.forward import plan as planned
 from server.campaigns.service import CampaignService
@@ -55,5 +56,30 @@ async def test_a_plan_that_is_not_possible_writes_nothing(tmp_path: Path) -> Non
             await move_forward(service, "old", refused, attrs={})
         assert await store.info("old") == before
         assert len(await store.list_campaigns(offset=0, limit=10, listed_only=False)) == 1
+    finally:
+        await store.close()
+
+
+async def test_a_fork_with_new_luck_moves_with_its_luck(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "tabletale.sqlite3")
+    try:
+        recording = OLDER["eila/4+content.4 chapter-1"]
+        await store_recording(store, "old", recording)
+        service = CampaignService(store)
+        at = recording.actions[10].at
+        fork = await service.fork("old", at, reseed=7)
+        for _ in range(5):  # played on under its own ruleset, from its new luck
+            head = await service.head(fork.id)
+            seat = head.facts.game.to_act(head.state)[0]
+            action = sorted(head.legal(seat))[0]
+            await service.act(fork.id, seat, action, expected_version=head.version)
+        plan = await plan_of(service, fork.id)
+        assert (plan.kind, plan.moves) == ("identical", 15), plan.why
+        made = await move_forward(service, fork.id, plan, attrs={})
+        assert (await service.verify(made.id)).ok
+        moved = await store.info(made.id)
+        reseeded = [r for r in await service.events(made.id) if isinstance(r.event, Reseeded)]
+        assert [r.version for r in reseeded] == [int(moved.attrs["seeded_at"])]
+        assert moved.attrs["seed_hash"] == (await store.info(fork.id)).attrs["seed_hash"]
     finally:
         await store.close()
