@@ -153,12 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(exit status 2; default: 120)",
     )
 
-    from cli import analyse, export, importing, migrate
+    from cli import analyse, export, importing, migrate, upgrade
 
     analyse.register(commands)
     export.register(commands)
     importing.register(commands)
     migrate.register(commands)
+    upgrade.register(commands)
 
     commands.add_parser("games", help="list the games installed, each with its ruleset")
 
@@ -269,6 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from cli import migrate
 
             return migrate.run(args)
+        case "upgrade":
+            from cli import upgrade
+
+            return upgrade.run(args)
     raise AssertionError(args.command)
 
 

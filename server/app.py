@@ -36,6 +36,7 @@ from server.http import (
     ops,
     proposals,
     reads,
+    upgrade,
 )
 from server.http.static import WEB_ROOT, WebClient
 from server.lineage.family import Lineages
@@ -103,6 +104,8 @@ def routes() -> list[Route | WebSocketRoute]:
         Route(api + "/{id}/actions", commands.act, methods=["POST"]),
         Route(api + "/{id}/fork", commands.fork, methods=["POST"]),
         Route(api + "/{id}/rewind", commands.rewind, methods=["POST"]),
+        Route(api + "/{id}/upgrade", upgrade.upgrade_plan, methods=["GET"]),
+        Route(api + "/{id}/upgrade", upgrade.upgrade, methods=["POST"]),
         Route(api + "/{id}/proposal", proposals.open_proposal, methods=["GET"]),
         Route(api + "/{id}/proposals", proposals.propose, methods=["POST"]),
         Route(api + "/{id}/proposal/answer", proposals.answer, methods=["POST"]),

@@ -24,6 +24,7 @@ from projections.timeline import line
 from server.campaigns.service import CampaignService
 from server.campaigns.tokens import TOKEN_PREFIX, is_private, token_hash
 from server.lineage.messages import BranchOut, CompareOut, ParentOut, RewindOut
+from server.lineage.moving import made_by as moved_by
 from server.lineage.rewinds import Rewinds
 from server.lineage.tree import Member, Node, tree
 from server.store.base import CampaignInfo, UnknownCampaign, fork_key
@@ -255,4 +256,9 @@ def _made_by(node: Node) -> str | None:
         return node.undone_by.by
     if node.kind == "root":
         return None
-    return node.member.info.attrs.get(FORKED_BY)
+    attrs = node.member.info.attrs
+    moved = moved_by(attrs)
+    if moved is not None:
+        # Who asked, and what it was: "moved to ruleset X" is what the family shows of it.
+        return f"{moved} (by {attrs.get(FORKED_BY, SPECTATOR)})"
+    return attrs.get(FORKED_BY)

@@ -83,3 +83,33 @@ class CompareOut(msgspec.Struct, frozen=True):
     common: Annotated[int, msgspec.Meta(ge=0, le=MAX_NUMBER)]
     a_head: int
     b_head: int
+
+
+class UpgradePlanOut(msgspec.Struct, frozen=True):
+    """What moving a campaign forward to today's ruleset of its game would do
+    (:mod:`server.campaigns.forward`): ``kind`` is "identical", "diverges" (at move ``at``; 0:
+    the set-up), "not_possible" or "current"; ``why`` says it in words for the players."""
+
+    campaign: str
+    game: str
+    ruleset: str
+    today: str
+    kind: Literal["identical", "diverges", "not_possible", "current"]
+    moves: int
+    applied: int
+    at: int | None
+    why: str
+    summary: str
+
+
+class UpgradedOut(msgspec.Struct, frozen=True):
+    """The campaign a move forward made, with its seats' tokens (as a fork's), and its plan."""
+
+    id: str
+    game: str
+    ruleset: str
+    seats: dict[str, str]
+    """Seat name to its secret token; shown once, stored only as a hash."""
+    seed_hash: str
+    version: int
+    plan: UpgradePlanOut

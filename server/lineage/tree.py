@@ -174,6 +174,11 @@ def tree(members: Sequence[Member], root: str) -> list[Node]:
     for campaign_id, campaign in campaigns.items():
         for node, parts_at in campaign.parts:
             parent = holder(campaign_id, parts_at)
+            up = campaign.member.info.parent
+            if parent is None and node is campaign.line and parts_at == 0 and up in campaigns:
+                # A fork at version 0 shares no event (a campaign moved forward to another
+                # ruleset, server.lineage.moving): it stands beside its parent's first stretch.
+                parent = campaigns[up].line
             if parent is not None:
                 node.parent = Attach(parent.id, parent.member.info.id, parts_at)
                 parent.children.append(node)
