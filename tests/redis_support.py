@@ -30,6 +30,7 @@ import redis
 import redis.asyncio
 
 from server.store.redis_cluster import primary_urls
+from server.store.redis_connect import RedisSettings
 
 URL_VARIABLE = "TABLETALE_TEST_REDIS_URL"
 LOCAL_URL = "redis://127.0.0.1:6379/0"
@@ -231,3 +232,10 @@ def own_redis(workdir: Path) -> Iterator[OwnRedis]:
         yield server
     finally:
         server.stop()
+
+
+def patient_settings() -> RedisSettings:
+    """Store settings for tests that write or read long campaigns in one go: a command may take
+    seconds on a machine whose other work fills every core, and these tests are not about the
+    store's timeout (its own tests are, ``tests/server/test_redis_pause.py``)."""
+    return RedisSettings(socket_timeout_s=60.0, pool_timeout_s=60.0, connect_timeout_s=30.0)

@@ -31,7 +31,7 @@ from server.store.contract import EventStore
 from server.store.memory import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
-from tests.redis_support import delete_prefix
+from tests.redis_support import delete_prefix, patient_settings
 
 LONG = 100_000
 SHORT = 100
@@ -122,7 +122,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         return
     url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
     prefix = f"tt-test-{uuid.uuid4().hex}"
-    redis = RedisStore.from_url(url, prefix=prefix)
+    redis = RedisStore.from_url(url, prefix=prefix, settings=patient_settings())
     yield redis
     await redis.close()
     await delete_prefix(url, prefix)

@@ -29,7 +29,7 @@ from server.export.reading import read_export
 from server.store.contract import EventStore
 from server.store.redis_store import RedisStore
 from server.store.sqlite import SqliteStore
-from tests.redis_support import delete_prefix
+from tests.redis_support import delete_prefix, patient_settings
 from tests.server.campaigns.test_points_scale import (
     LONG,
     Block,
@@ -191,7 +191,7 @@ def test_an_imported_long_campaign_forks_cold_on_redis_from_a_few_events(
     source: Source, redis_url: str, redis_prefix: str
 ) -> None:
     async def run() -> None:
-        store = RedisStore.from_url(redis_url, prefix=redis_prefix)
+        store = RedisStore.from_url(redis_url, prefix=redis_prefix, settings=patient_settings())
         try:
             await import_into(store, source)
         finally:
@@ -207,7 +207,9 @@ def test_a_long_campaign_migrated_to_a_cluster_forks_cold_from_a_few_events(
 ) -> None:
     async def run() -> None:
         from_store = SqliteStore(source.path)
-        to_store = RedisStore.from_url(redis_cluster_url, prefix=cluster_prefix)
+        to_store = RedisStore.from_url(
+            redis_cluster_url, prefix=cluster_prefix, settings=patient_settings()
+        )
         try:
             report = await Migration(from_store, to_store).run(await catalog_of(from_store))
             assert report.created == 1 and not report.refused
