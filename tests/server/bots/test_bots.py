@@ -39,7 +39,9 @@ def table(tmp_path: Path) -> Iterator[Live]:
     dice_race.register()
     store = SqliteStore(tmp_path / SQLITE_FILE)
     service = CampaignService(store, fresh=Reproducible())
-    settings = BotSettings(pace_ms=0, workers=1, poll_s=0.2, away_s=0.5)
+    # Normal priority: at idle, beside other work that fills the cores, the worker would wait for
+    # a free core nearly all its time; how workers stand back is tested on its own below.
+    settings = BotSettings(pace_ms=0, workers=1, poll_s=0.2, away_s=0.5, priority="normal")
     with running(create_app(service, close_store=True, bot_settings=settings)) as live:
         yield live
 
