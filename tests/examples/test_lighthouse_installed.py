@@ -176,9 +176,20 @@ def test_a_campaign_is_played_to_the_end_forked_hinted_exported_and_imported(
         body = {"action": hinted["action"]["id"], "expected_version": began["version"]}
         acted = client.post(f"/api/campaigns/{fid}/actions", json=body, headers=auth(token))
         assert acted.status_code == 200, acted.text
+        # Two keepers at the table: the rewind is a proposal the other keepers agree to.
         rewind = {"to": first_decision}
-        rewound = client.post(f"/api/campaigns/{fid}/rewind", json=rewind, headers=auth(token))
-        assert rewound.status_code == 200, rewound.text
+        asked = client.post(f"/api/campaigns/{fid}/proposals", json=rewind, headers=auth(token))
+        assert asked.status_code == 200, asked.text
+        proposal = asked.json()["proposal"]
+        if proposal is not None:  # not a move the asker may take back alone
+            others = [t for seat, t in fork["seats"].items() if seat in proposal["asked"]]
+            for other in others:
+                answer = {"id": proposal["id"], "accept": True}
+                agreed = client.post(
+                    f"/api/campaigns/{fid}/proposal/answer", json=answer, headers=auth(other)
+                )
+                assert agreed.status_code == 200, agreed.text
+            assert agreed.json()["rewound"] is not None, agreed.text
         assert _state(client, fid, token)["view"] == began["view"]
         family = client.get(f"/api/campaigns/{fid}/lineage", params={"limit": 500}).json()
         assert family["root"] == cid
