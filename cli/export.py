@@ -9,11 +9,11 @@ import os
 import sys
 from pathlib import Path
 
+from cli.stores import opened
 from domain.core.errors import DomainError
 from server.campaigns.fresh import wall_clock_ms
 from server.campaigns.service import CampaignService
 from server.export.raw import raw_export_lines
-from server.export.store_url import open_named
 from server.export.writing import export_lines
 from server.store.base import StoreError, UnknownCampaign
 
@@ -38,11 +38,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _export(campaign_id: str, url: str | None, output: Path | None) -> int:
-    try:
-        store, named = open_named(url)
-    except ValueError as error:
-        print(f"tabletale: {error}", file=sys.stderr)
+    found = opened(url)
+    if found is None:
         return 2
+    store, named = found
     try:
         service = CampaignService(store)
         ruleset = await service.unplayed(campaign_id)

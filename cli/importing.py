@@ -7,11 +7,11 @@ import asyncio
 import sys
 from pathlib import Path
 
+from cli.stores import opened
 from domain.core.errors import DomainError
 from server.export.errors import TransferError
 from server.export.importing import import_export
 from server.export.reading import read_export
-from server.export.store_url import open_named
 from server.store.base import StoreError
 
 _SAID = {
@@ -50,11 +50,10 @@ async def _import(path: Path, url: str | None) -> int:
     except OSError as error:
         print(f"tabletale: {error}", file=sys.stderr)
         return 2
-    try:
-        store, named = open_named(url)
-    except ValueError as error:
-        print(f"tabletale: {error}", file=sys.stderr)
+    found = opened(url)
+    if found is None:
         return 2
+    store, named = found
     try:
         done = await import_export(store, exported)
     except TransferError as error:

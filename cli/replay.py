@@ -15,9 +15,9 @@ import sys
 
 import msgspec
 
+from cli.stores import opened
 from server.campaigns.raw import check_stored
 from server.campaigns.service import CampaignService
-from server.export.store_url import open_named
 from server.store.base import StoreError, UnknownCampaign
 from server.store.contract import EventStore
 
@@ -30,11 +30,10 @@ def _say(text: str) -> None:
 
 
 async def replay(campaign_id: str, url: str | None, *, verify: bool) -> int:
-    try:
-        store, named = open_named(url)
-    except ValueError as error:
-        print(f"tabletale: {error}", file=sys.stderr)
+    found = opened(url)
+    if found is None:
         return 2
+    store, named = found
     try:
         service = CampaignService(store)
         ruleset = await service.unplayed(campaign_id)

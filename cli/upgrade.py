@@ -11,10 +11,10 @@ import argparse
 import asyncio
 import sys
 
+from cli.stores import opened
 from domain.core.errors import DomainError
 from server.campaigns.service import CampaignService
 from server.export.migration import catalog_of
-from server.export.store_url import open_named
 from server.lineage.upgrading import Done, Tally, upgrade
 from server.store.base import StoreError
 
@@ -59,11 +59,10 @@ def _line(done: Done) -> str:
 
 
 async def _upgrade(url: str | None, *, dry_run: bool) -> int:
-    try:
-        store, named = open_named(url)
-    except ValueError as error:
-        print(f"tabletale: {error}", file=sys.stderr)
+    found = opened(url)
+    if found is None:
         return 2
+    store, named = found
     try:
         service = CampaignService(store)
         infos = await catalog_of(store)

@@ -253,7 +253,7 @@ def _spelled_id(action: msgspec.Struct) -> str:
     return ":".join(parts)
 
 
-_remembered_id = functools.lru_cache(maxsize=4096)(_spelled_id)
+_remembered_id = functools.lru_cache(maxsize=1024)(_spelled_id)
 """Ids spelled once per distinct action: every listing makes its actions anew, and a game's
 actions are few (a frozen action Struct hashes and compares by its type and fields, so equal
 actions have one id; a field's type never changes, so ``1`` and ``True`` never share a field).
