@@ -21,7 +21,19 @@ TOKEN_PREFIX = "token:"
 
 
 def new_tokens(seats: Sequence[str]) -> dict[str, str]:
-    return {seat: secrets.token_urlsafe(24) for seat in seats}
+    return {seat: new_token() for seat in seats}
+
+
+def new_token() -> str:
+    """A fresh seat token: 24 random bytes, URL-safe, never starting with ``-``.
+
+    A token is passed on command lines (``tabletale play --token T``); one that started with
+    ``-`` (1 draw in 64) would be read there as an option and refused, so such draws are redrawn.
+    """
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 def token_hash(token: str) -> str:
